@@ -1,0 +1,46 @@
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/** A port for the fake Messages API; test/global-setup.ts starts it there before any worker runs. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  const port = Number(process.env.FAKE_UPSTREAM_PORT) || (await freePort());
+  process.env.FAKE_UPSTREAM_PORT = String(port);
+  mkdirSync("dist/client", { recursive: true }); // wrangler.toml's assets folder must exist
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./worker/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ANTHROPIC_API_KEY: "test-key",
+            ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+            RETRY_BASE_MS: "5",
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["worker/**/*.test.ts", "test/**/*.test.ts"],
+      exclude: ["test/browser/**", "node_modules/**"],
+      globalSetup: ["./test/global-setup.ts"],
+      setupFiles: ["./test/apply-migrations.ts"],
+      testTimeout: 20_000,
+    },
+  };
+});

@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { deleteContextFile, getContextFile, listContextFiles, putContextFile } from "../db/context-files";
+import { ApiError, notFound } from "./errors";
+import type { AppEnv } from "./app-env";
+import { jsonBody } from "./validate";
+
+const MAX_FILE_CHARS = 200_000;
+const putBody = z.strictObject({ content: z.string().max(MAX_FILE_CHARS) });
+
+/** A relative path of plain segments: no empty, dot or dot-dot segments, no backslashes. */
+function contextPath(raw: string): string {
+  const path = decodeURIComponent(raw);
+  const ok =
+    path.length > 0 &&
+    path.length <= 200 &&
+    !path.includes("\\") &&
+    path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && /^[\w.@ -]+$/.test(seg));
+  if (!ok) throw new ApiError("invalid_request", "Invalid context file path", { issues: [{ path: "path", message: "invalid path" }] });
+  return path;
+}
+
+const pathOf = (url: string) => contextPath(new URL(url).pathname.replace(/^\/api\/context\//, ""));
+
+export const contextFileRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => c.json({ files: await listContextFiles(database(c.env.DB), c.var.userId) }))
+  .get("/:path{.+}", async (c) => {
+    const file = await getContextFile(database(c.env.DB), c.var.userId, pathOf(c.req.url));
+    if (!file) throw notFound("No such context file");
+    return c.json({ file: { path: file.path, content: file.content, bytes: file.bytes, updatedAt: file.updatedAt } });
+  })
+  .put("/:path{.+}", async (c) => {
+    const path = pathOf(c.req.url);
+    const { content } = await jsonBody(c, putBody);
+    const row = await putContextFile(database(c.env.DB), c.var.userId, path, content);
+    return c.json({ file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
+  })
+  .delete("/:path{.+}", async (c) => {
+    if (!(await deleteContextFile(database(c.env.DB), c.var.userId, pathOf(c.req.url)))) throw notFound("No such context file");
+    return c.body(null, 204);
+  });

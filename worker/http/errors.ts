@@ -1,0 +1,66 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
+
+export type ErrorCode =
+  | "invalid_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal";
+
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+};
+
+/** An error that becomes PROTOCOL.md's error body with its status. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+  get status(): ContentfulStatusCode {
+    return STATUS[this.code];
+  }
+}
+
+export const notFound = (what = "Not found") => new ApiError("not_found", what);
+
+export function zodIssues(error: z.ZodError) {
+  return error.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
+}
+
+export function errorResponse(c: Context, err: ApiError) {
+  return c.json({ error: { code: err.code, message: err.message, ...err.extra } }, err.status, err.headers);
+}
+
+/** Hono's onError: every failure leaves in the error shape; internals never leave at all. */
+export function handleError(err: Error, c: Context) {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof z.ZodError) {
+    return errorResponse(c, new ApiError("invalid_request", "Invalid request", { issues: zodIssues(err) }));
+  }
+  if (err instanceof HTTPException) {
+    const code = (Object.keys(STATUS) as ErrorCode[]).find((k) => STATUS[k] === err.status) ?? "internal";
+    return errorResponse(c, new ApiError(code, err.message || code));
+  }
+  console.error("unhandled error", c.req.method, c.req.path, err?.name, err?.message);
+  return errorResponse(c, new ApiError("internal", "Internal error"));
+}

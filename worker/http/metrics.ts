@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { database } from "../db/client";
+import { agentRuns } from "../db/schema";
+import { toRun } from "../db/shapes";
+import type { AppEnv } from "./app-env";
+import { limitParam, queryParams } from "./validate";
+
+const query = z.object({
+  threadId: z.string().min(1).optional(),
+  since: z.coerce.number().int().min(0).optional(),
+  limit: limitParam(500, 5000),
+});
+
+export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const q = queryParams(c, query);
+  const where: SQL[] = [eq(agentRuns.ownerId, c.var.userId)];
+  if (q.threadId) where.push(eq(agentRuns.threadId, q.threadId));
+  if (q.since !== undefined) where.push(gte(agentRuns.startedAt, q.since));
+  const db = database(c.env.DB);
+  const [runs, [totals]] = await Promise.all([
+    db.select().from(agentRuns).where(and(...where)).orderBy(desc(agentRuns.startedAt)).limit(q.limit),
+    db
+      .select({
+        runs: sql<number>`count(*)`,
+        inputTokens: sql<number>`coalesce(sum(${agentRuns.inputTokens}), 0)`,
+        outputTokens: sql<number>`coalesce(sum(${agentRuns.outputTokens}), 0)`,
+        cacheReadTokens: sql<number>`coalesce(sum(${agentRuns.cacheReadTokens}), 0)`,
+        cacheWriteTokens: sql<number>`coalesce(sum(${agentRuns.cacheWriteTokens}), 0)`,
+        costUsd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)`,
+      })
+      .from(agentRuns)
+      .where(and(...where)),
+  ]);
+  return c.json({ runs: runs.map(toRun), totals: { ...totals, costUsd: Math.round(totals.costUsd * 1e6) / 1e6 } });
+});

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { database } from "../db/client";
+import { pluginConfigs } from "../db/schema";
+import { PLUGINS, syncPluginConfigs, TOOL_SEPARATOR, type PluginConfig } from "../plugins/registry";
+import { ApiError, notFound, zodIssues } from "./errors";
+import type { AppEnv } from "./app-env";
+import { jsonBody } from "./validate";
+
+const patchBody = z
+  .strictObject({ enabled: z.boolean().optional(), settings: z.record(z.string(), z.unknown()).optional() })
+  .refine((b) => b.enabled !== undefined || b.settings !== undefined, "Give enabled or settings");
+
+function describe(config: PluginConfig) {
+  const def = PLUGINS.find((p) => p.name === config.name)!;
+  return {
+    name: config.name,
+    version: config.version,
+    description: def.description ?? "",
+    enabled: config.enabled,
+    order: config.order,
+    settings: config.settings,
+    tools: (def.tools ?? []).map((t) => ({ name: `${def.name}${TOOL_SEPARATOR}${t.name}`, description: t.description })),
+  };
+}
+
+export const pluginRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const configs = await syncPluginConfigs(database(c.env.DB));
+    return c.json({ plugins: configs.map(describe) });
+  })
+  .patch("/:name", async (c) => {
+    const body = await jsonBody(c, patchBody);
+    const db = database(c.env.DB);
+    const config = (await syncPluginConfigs(db)).find((p) => p.name === c.req.param("name"));
+    if (!config) throw notFound("No such plugin");
+    const def = PLUGINS.find((p) => p.name === config.name)!;
+    let settings = config.settings;
+    if (body.settings) {
+      // Settings are merged over the current ones, then the whole is checked by the plugin's schema.
+      const merged = { ...config.settings, ...body.settings };
+      const parsed = def.settings ? def.settings.safeParse(merged) : { success: true as const, data: {} };
+      if (!parsed.success) {
+        throw new ApiError("invalid_request", `Invalid settings for ${def.name}`, { issues: zodIssues(parsed.error) });
+      }
+      if (!def.settings && Object.keys(body.settings).length) {
+        throw new ApiError("invalid_request", `${def.name} has no settings`, { issues: [] });
+      }
+      settings = parsed.data as Record<string, unknown>;
+    }
+    const enabled = body.enabled ?? config.enabled;
+    await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
+    return c.json({ plugin: describe({ ...config, enabled, settings }) });
+  });

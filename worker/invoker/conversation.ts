@@ -1,0 +1,54 @@
+import type { ApiContent, ApiMessage } from "./types";
+
+/**
+ * The Messages API wants alternating roles with non-empty content. A failed or interrupted run can
+ * leave two user turns in a row; they are merged rather than dropped, so nothing the user said is lost.
+ */
+export function normalizeConversation(messages: ApiMessage[]): ApiMessage[] {
+  const out: ApiMessage[] = [];
+  for (const m of messages) {
+    const content = asBlocks(m.content);
+    if (content.length === 0) continue;
+    const prev = out[out.length - 1];
+    if (prev && prev.role === m.role) prev.content = [...(prev.content as ApiContent[]), ...content];
+    else out.push({ role: m.role, content });
+  }
+  return out;
+}
+
+function asBlocks(content: ApiMessage["content"]): ApiContent[] {
+  if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+  return content.filter((b) => b.type !== "text" || b.text !== "");
+}
+
+/** A cheap, deliberately generous token estimate (about 4 characters a token). */
+export function estimateTokens(message: ApiMessage): number {
+  return Math.ceil(JSON.stringify(message.content).length / 4) + 4;
+}
+
+export interface StoredTurn {
+  exchange: number;
+  message: ApiMessage;
+  tokens: number;
+}
+
+/**
+ * The newest whole exchanges that fit in `budget` tokens. An exchange starts with a user's turn and
+ * holds every tool_use with its tool_result, so cutting between exchanges never orphans a tool call
+ * or edits a thinking block.
+ */
+export function windowByBudget(turns: StoredTurn[], budget: number): { messages: ApiMessage[]; dropped: number } {
+  const totals = new Map<number, number>();
+  for (const t of turns) totals.set(t.exchange, (totals.get(t.exchange) ?? 0) + t.tokens);
+  const exchanges = [...totals.keys()].sort((a, b) => a - b);
+  let used = 0;
+  let firstKept = exchanges.length;
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const cost = totals.get(exchanges[i])!;
+    if (used + cost > budget) break;
+    used += cost;
+    firstKept = i;
+  }
+  const keep = new Set(exchanges.slice(firstKept));
+  return { messages: turns.filter((t) => keep.has(t.exchange)).map((t) => t.message), dropped: firstKept };
+}

@@ -1,0 +1,160 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import { classify, RunError } from "./errors";
+import { readStream, type StreamedMessage } from "./read-stream";
+import { normalizeConversation } from "./conversation";
+import {
+  addUsage,
+  emptyUsage,
+  type ApiMessage,
+  type InvokeResult,
+  type ModelTool,
+  type StreamEvent,
+  type ToolOutcome,
+  type Usage,
+} from "./types";
+
+export interface InvokeRequest {
+  model: string;
+  /** Stable context; sent as a cached system block. */
+  system: string;
+  /** This turn's user text. */
+  prompt: string;
+  /** The resident conversation before this turn, already inside the token budget. */
+  history: ApiMessage[];
+  tools: ModelTool[];
+  runTool(name: string, input: unknown, toolUseId: string): Promise<ToolOutcome>;
+  onEvent(e: StreamEvent): void;
+  signal: AbortSignal;
+}
+
+export interface InvokerOptions {
+  maxTokens: number;
+  thinking: Anthropic.ThinkingConfigParam | null;
+  maxToolTurns: number;
+  retryAttempts: number;
+  retryBaseMs: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A run that failed part-way: what it had produced stays usable (kept, shown, stored). */
+export class InvokeFailure extends Error {
+  constructor(
+    readonly error: RunError,
+    readonly output: string,
+    readonly turns: ApiMessage[],
+    readonly usage: Usage,
+  ) {
+    super(error.message);
+  }
+}
+
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Calls the Messages API for one user turn, running the tool loop, with retries before the first token. */
+export class Invoker {
+  constructor(
+    private readonly client: Anthropic,
+    private readonly opts: InvokerOptions,
+  ) {}
+
+  async invoke(req: InvokeRequest): Promise<InvokeResult> {
+    const started = Date.now();
+    const turns: ApiMessage[] = [{ role: "user", content: [{ type: "text", text: req.prompt }] }];
+    let usage = emptyUsage();
+    let output = "";
+    let toolCalls = 0;
+    let stopReason: string | null = null;
+    let requestStart = 0;
+    const onEvent = (e: StreamEvent) => {
+      if (e.type === "text") output += e.delta;
+      req.onEvent(e);
+    };
+    try {
+      for (let round = 0; ; round++) {
+        const lastRound = round >= this.opts.maxToolTurns;
+        requestStart = output.length;
+        const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent);
+        usage = addUsage(usage, reply.usage);
+        stopReason = reply.stopReason;
+        if (reply.content.length) turns.push({ role: "assistant", content: reply.content });
+        const calls = reply.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
+        if (stopReason !== "tool_use" || calls.length === 0) break;
+        // Every tool_use gets its tool_result, even past the turn limit: the API refuses orphans.
+        const results: Anthropic.ToolResultBlockParam[] = [];
+        for (const call of calls) {
+          toolCalls++;
+          const outcome = lastRound
+            ? { content: "Tool turn limit reached; answer with what you have.", isError: true }
+            : await req.runTool(call.name, call.input, call.id);
+          onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, ...outcome });
+          results.push({ type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.isError || undefined });
+        }
+        turns.push({ role: "user", content: results });
+        if (req.signal.aborted) throw classify(null, req.signal);
+      }
+    } catch (err) {
+      const kept = completeTurns(turns);
+      const tail = output.slice(requestStart);
+      if (tail) kept.push({ role: "assistant", content: [{ type: "text", text: tail }] });
+      throw new InvokeFailure(classify(err, req.signal), output, kept, usage);
+    }
+    return { output, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls };
+  }
+
+  private async request(
+    req: InvokeRequest,
+    messages: ApiMessage[],
+    lastRound: boolean,
+    onEvent: (e: StreamEvent) => void,
+  ): Promise<StreamedMessage> {
+    const params: Anthropic.MessageCreateParamsStreaming = {
+      model: req.model,
+      max_tokens: this.opts.maxTokens,
+      messages: normalizeConversation(messages),
+      stream: true,
+    };
+    if (req.system) params.system = [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }];
+    if (req.tools.length) {
+      params.tools = req.tools;
+      if (lastRound) params.tool_choice = { type: "none" };
+    }
+    if (this.opts.thinking) params.thinking = this.opts.thinking;
+    for (let attempt = 1; ; attempt++) {
+      const progress = { started: false };
+      try {
+        const stream = await this.client.messages.create(params, { signal: req.signal });
+        return await readStream(stream, onEvent, progress);
+      } catch (err) {
+        const error = classify(err, req.signal, true);
+        // Once tokens reached the user a retry would show them twice; before that it is invisible.
+        if (progress.started || !error.retryable || attempt >= this.opts.retryAttempts || req.signal.aborted) throw error;
+        const backoff = this.opts.retryBaseMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+        await (this.opts.sleep ?? sleep)(Math.min(error.retryAfterMs ?? backoff, MAX_RETRY_DELAY_MS), req.signal);
+      }
+    }
+  }
+}
+
+/** Drops a trailing assistant turn whose tool_use never got its result (the API would refuse it). */
+function completeTurns(turns: ApiMessage[]): ApiMessage[] {
+  const last = turns[turns.length - 1];
+  if (last?.role === "assistant" && Array.isArray(last.content) && last.content.some((b) => b.type === "tool_use")) {
+    return turns.slice(0, -1);
+  }
+  return turns;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,114 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import { CutStreamError } from "./errors";
+import { emptyUsage, type StreamEvent, type Usage } from "./types";
+
+type Block =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown; json: string };
+
+export interface StreamedMessage {
+  content: Anthropic.ContentBlockParam[];
+  text: string;
+  usage: Usage;
+  stopReason: string | null;
+  /** True once any delta arrived: from then on a retry would repeat what the user already saw. */
+  started: boolean;
+}
+
+/**
+ * Folds one streamed response into the assistant message it describes, handing each delta to
+ * `onEvent` as it comes. Thinking blocks keep their signatures byte for byte: the API refuses a
+ * conversation whose thinking was altered.
+ */
+export async function readStream(
+  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
+  onEvent: (e: StreamEvent) => void,
+  progress: { started: boolean },
+): Promise<StreamedMessage> {
+  const blocks: Block[] = [];
+  let usage = emptyUsage();
+  let stopReason: string | null = null;
+  let stopped = false;
+  for await (const ev of events) {
+    switch (ev.type) {
+      case "message_start": {
+        const u = ev.message.usage;
+        usage = {
+          inputTokens: u.input_tokens ?? 0,
+          outputTokens: u.output_tokens ?? 0,
+          cacheReadTokens: u.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+        };
+        break;
+      }
+      case "content_block_start": {
+        const b = ev.content_block;
+        if (b.type === "text") blocks[ev.index] = { type: "text", text: "" };
+        else if (b.type === "thinking") blocks[ev.index] = { type: "thinking", thinking: "", signature: "" };
+        else if (b.type === "redacted_thinking") blocks[ev.index] = { type: "redacted_thinking", data: b.data };
+        else if (b.type === "tool_use") blocks[ev.index] = { type: "tool_use", id: b.id, name: b.name, input: {}, json: "" };
+        break;
+      }
+      case "content_block_delta": {
+        const block = blocks[ev.index];
+        const d = ev.delta;
+        if (d.type === "text_delta" && block?.type === "text") {
+          block.text += d.text;
+          progress.started = true;
+          onEvent({ type: "text", delta: d.text });
+        } else if (d.type === "thinking_delta" && block?.type === "thinking") {
+          block.thinking += d.thinking;
+          progress.started = true;
+          onEvent({ type: "thinking", delta: d.thinking });
+        } else if (d.type === "signature_delta" && block?.type === "thinking") {
+          block.signature += d.signature;
+        } else if (d.type === "input_json_delta" && block?.type === "tool_use") {
+          block.json += d.partial_json;
+        }
+        break;
+      }
+      case "content_block_stop": {
+        const block = blocks[ev.index];
+        if (block?.type === "tool_use") {
+          block.input = block.json.trim() ? JSON.parse(block.json) : {};
+          progress.started = true;
+          onEvent({ type: "tool_call", toolUseId: block.id, toolName: block.name, input: block.input });
+        }
+        break;
+      }
+      case "message_delta": {
+        stopReason = ev.delta.stop_reason ?? stopReason;
+        const u = ev.usage;
+        usage = {
+          inputTokens: u.input_tokens ?? usage.inputTokens,
+          outputTokens: u.output_tokens ?? usage.outputTokens,
+          cacheReadTokens: u.cache_read_input_tokens ?? usage.cacheReadTokens,
+          cacheWriteTokens: u.cache_creation_input_tokens ?? usage.cacheWriteTokens,
+        };
+        break;
+      }
+      case "message_stop":
+        stopped = true;
+        break;
+    }
+  }
+  const content = toParams(blocks);
+  const text = content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  if (!stopped) throw new CutStreamError("stream ended before message_stop");
+  return { content, text, usage, stopReason, started: progress.started };
+}
+
+function toParams(blocks: Block[]): Anthropic.ContentBlockParam[] {
+  const out: Anthropic.ContentBlockParam[] = [];
+  for (const b of blocks) {
+    if (!b) continue;
+    if (b.type === "text") {
+      if (b.text) out.push({ type: "text", text: b.text });
+    } else if (b.type === "thinking") out.push({ type: "thinking", thinking: b.thinking, signature: b.signature });
+    else if (b.type === "redacted_thinking") out.push({ type: "redacted_thinking", data: b.data });
+    else out.push({ type: "tool_use", id: b.id, name: b.name, input: b.input as Record<string, unknown> });
+  }
+  return out;
+}

@@ -1,0 +1,366 @@
+// ThreadRoom: one Durable Object per thread, the single writer for it. Lifecycle:
+//   onStart     (constructor) open its SQLite, number events from where they were, plan recovery
+//   accept      store a message (D1), queue it, broadcast it, start the queue
+//   onConnect   (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
+//   onMessage   (webSocketMessage) ping / stop frames
+//   onClose     (webSocketClose)
+//   onAlarm     (alarm) the watchdog: resumes the queue after an eviction, fails a lost run cleanly
+import { DurableObject } from "cloudflare:workers";
+import { database, type Db } from "../db/client";
+import { messages, threads } from "../db/schema";
+import type { Message, Thread } from "../db/shapes";
+import { numberVar, type Env } from "../env";
+import { createInvoker, runTimeoutMs } from "../invoker/client";
+import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
+import { MonotonicClock, newId } from "../lib/ids";
+import { consoleLogger } from "../lib/logger";
+import type { BroadcastFrame, PluginContext, PluginDefinition, SendOptions } from "../plugins/contract";
+import { PLUGINS, PluginHost } from "../plugins/registry";
+import { runNotify } from "../plugins/runners";
+import { eq } from "drizzle-orm";
+import { Broadcaster } from "./broadcaster";
+import { handleMessage, type PipelineDeps } from "./pipeline";
+import { ResidentConversation } from "./resident-conversation";
+import { RoomStore, type InboxItem } from "./room-store";
+import { frameFor, parseClientFrame } from "./socket-frames";
+
+export interface AcceptInput {
+  threadId: string;
+  content: string;
+  clientMessageId?: string;
+  role?: "user" | "system";
+  source?: string;
+  metadata?: Record<string, unknown>;
+  taskId?: string;
+}
+
+interface SocketAttachment {
+  threadId: string;
+  userId: string;
+  connectedAt: number;
+}
+
+const HEARTBEAT_MS = 30_000;
+
+export class ThreadRoom extends DurableObject<Env> {
+  private store: RoomStore;
+  private readonly db: Db;
+  private readonly logger = consoleLogger("room");
+  private readonly clock = new MonotonicClock();
+  private readonly plugins: PluginHost;
+  private broadcaster: Broadcaster;
+  private conversation: ResidentConversation;
+  private pumping = false;
+  private running: { runId: string; controller: AbortController } | null = null;
+  private accepting = new Map<string, Promise<Message>>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.db = database(env.DB);
+    this.store = new RoomStore(ctx.storage.sql);
+    this.broadcaster = this.makeBroadcaster();
+    this.conversation = new ResidentConversation(this.store);
+    this.plugins = new PluginHost(
+      PLUGINS,
+      (def, settings) => this.pluginContext(def, settings),
+      this.logger,
+      numberVar(env.HOOK_TIMEOUT_MS, 10_000),
+    );
+    ctx.blockConcurrencyWhile(() => this.onStart());
+  }
+
+  private async onStart(): Promise<void> {
+    // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
+    if (this.store.head()) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  private get threadId(): string {
+    const id = this.store.getMeta("threadId");
+    if (!id) throw new RunError("internal", "This object has no thread yet", false);
+    return id;
+  }
+
+  private bind(threadId: string): void {
+    if (this.store.getMeta("threadId") !== threadId) this.store.setMeta("threadId", threadId);
+  }
+
+  // --- RPC from the Worker and from other threads ------------------------------------------
+
+  /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
+  async accept(input: AcceptInput): Promise<{ message: Message; duplicate: boolean }> {
+    this.bind(input.threadId);
+    const cid = input.clientMessageId;
+    if (cid) {
+      const known = this.store.messageForClientId(cid);
+      if (known) return { message: known, duplicate: true };
+      const inFlight = this.accepting.get(cid);
+      if (inFlight) return { message: await inFlight, duplicate: true };
+    }
+    const stored = this.storeMessage(input);
+    if (cid) this.accepting.set(cid, stored);
+    try {
+      const message = await stored;
+      if (cid) this.store.rememberClientId(cid, message);
+      this.broadcaster.emit("chat:message", { threadId: input.threadId, message });
+      void this.pump();
+      return { message, duplicate: false };
+    } finally {
+      if (cid) this.accepting.delete(cid);
+    }
+  }
+
+  async stop(): Promise<{ stopped: boolean }> {
+    if (!this.running) return { stopped: false };
+    this.running.controller.abort(ABORT_STOP);
+    return { stopped: true };
+  }
+
+  /**
+   * The seq a client should replay from after reading messages: during a run, the seq just before
+   * it started, so a reload mid-stream gets the whole reply so far.
+   */
+  async replayCursor(): Promise<number> {
+    const first = this.running ? this.store.firstSeqOf(this.running.runId) : null;
+    return first !== null ? first - 1 : this.broadcaster.lastSeq;
+  }
+
+  async threadChanged(thread: Thread): Promise<void> {
+    this.bind(thread.id);
+    this.broadcaster.emit("thread:updated", { threadId: thread.id, thread });
+  }
+
+  /** Broadcasts on this thread for another thread's object (task events, notifications). */
+  async broadcastEvent(threadId: string, event: string, data: Record<string, unknown>): Promise<void> {
+    this.bind(threadId);
+    this.broadcaster.emit(event, data);
+  }
+
+  async prewarm(threadId: string): Promise<{ running: boolean; queued: number }> {
+    this.bind(threadId);
+    return { running: this.running !== null, queued: this.store.queuedCount() };
+  }
+
+  /** The thread was deleted: stop, disconnect, forget everything. */
+  async destroy(): Promise<void> {
+    this.running?.controller.abort(ABORT_STOP);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "thread deleted");
+      } catch {}
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.store = new RoomStore(this.ctx.storage.sql);
+    this.conversation = new ResidentConversation(this.store);
+    this.broadcaster = this.makeBroadcaster();
+  }
+
+  // --- WebSockets (hibernatable) -----------------------------------------------------------
+
+  async fetch(request: Request): Promise<Response> {
+    const threadId = request.headers.get("x-thread-id");
+    const userId = request.headers.get("x-user-id");
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !threadId || !userId) {
+      return new Response("expected a websocket upgrade", { status: 400 });
+    }
+    this.bind(threadId);
+    const since = Number(new URL(request.url).searchParams.get("since"));
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ threadId, userId, connectedAt: Date.now() } satisfies SocketAttachment);
+    this.onConnect(server, Number.isFinite(since) && new URL(request.url).searchParams.has("since") ? since : null);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Synchronous from `ready` to the last replayed frame: no live event can fall in between. */
+  private onConnect(ws: WebSocket, since: number | null): void {
+    const lastSeq = this.broadcaster.lastSeq;
+    ws.send(frameFor("ready", { lastSeq, running: this.running?.runId ?? null }));
+    if (since === null || since >= lastSeq) return;
+    const oldest = this.store.oldestSeq();
+    if (oldest !== null && since < oldest - 1) {
+      ws.send(frameFor("error", { code: "replay_unavailable", message: "Events before this point are gone; reload messages" }));
+    }
+    for (const frame of this.store.eventsSince(since)) ws.send(frame);
+  }
+
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+    const frame = parseClientFrame(raw);
+    if (frame.type === "ping") ws.send(frameFor("pong", {}));
+    else if (frame.type === "stop") await this.stop();
+    else ws.send(frameFor("error", { code: "invalid_frame", message: frame.error }));
+  }
+
+  async webSocketClose(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1000, "closing");
+    } catch {}
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    await this.webSocketClose(ws);
+  }
+
+  // --- the run queue -----------------------------------------------------------------------
+
+  async alarm(): Promise<void> {
+    if (!this.store.head()) return;
+    if (!this.pumping) void this.pump();
+    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
+  }
+
+  /** Runs queued messages one at a time, oldest first, until none is left. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (let item = this.store.head(); item; item = this.store.head()) {
+        // `pumping` lives in memory: a run marked running that this instance did not start was lost.
+        if (item.state === "running") await this.failLostRun(item);
+        else await this.execute(item);
+        this.store.dequeue(item.pos);
+      }
+    } catch (err) {
+      this.logger.error("queue stalled; the watchdog will retry", { error: String(err) });
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async execute(item: InboxItem): Promise<void> {
+    const runId = newId("run");
+    this.store.markRunning(item.pos, runId);
+    this.store.startRunEvents(runId, this.broadcaster.lastSeq + 1);
+    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), runTimeoutMs(this.env));
+    this.running = { runId, controller };
+    try {
+      await handleMessage(this.pipelineDeps(), {
+        threadId: item.message.threadId,
+        runId,
+        message: item.message,
+        taskId: item.taskId ?? undefined,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
+      this.logger.error("run failed before it began", { runId, error: String(err) });
+      this.broadcaster.emit("pipeline:error", { threadId: item.message.threadId, runId, code: error.code, message: error.message, retryable: error.retryable });
+    } finally {
+      clearTimeout(timer);
+      this.running = null;
+    }
+  }
+
+  /** The object restarted mid-run: keep what was streamed (it is in the replay buffer), fail cleanly. */
+  private async failLostRun(item: InboxItem): Promise<void> {
+    const runId = item.runId ?? newId("run");
+    const threadId = item.message.threadId;
+    const first = this.store.firstSeqOf(runId);
+    let text = "";
+    if (first !== null) {
+      for (const json of this.store.eventsSince(first - 1)) {
+        const f = JSON.parse(json) as { event: string; data: { runId?: string; type?: string; delta?: string } };
+        if (f.event === "pipeline:stream" && f.data.runId === runId && f.data.type === "text") text += f.data.delta ?? "";
+      }
+    }
+    const now = this.clock.now();
+    const writes: any[] = [this.db.update(threads).set({ lastActivity: now, updatedAt: now }).where(eq(threads.id, threadId))];
+    let assistant: Message | undefined;
+    if (text) {
+      assistant = {
+        id: newId("msg", now), threadId, role: "assistant", kind: "text", source: "assistant", content: text,
+        model: null, metadata: { runId, error: "interrupted" }, clientMessageId: null, createdAt: now,
+      };
+      writes.unshift(this.db.insert(messages).values(assistant).onConflictDoNothing());
+    }
+    await this.db.batch(writes as [any, ...any[]]);
+    if (assistant) this.broadcaster.emit("chat:message", { threadId, message: assistant });
+    this.broadcaster.emit("pipeline:error", {
+      threadId, runId, code: "interrupted", message: "The thread restarted during this run", retryable: true,
+    });
+  }
+
+  // --- wiring ------------------------------------------------------------------------------
+
+  private async storeMessage(input: AcceptInput): Promise<Message> {
+    const now = this.clock.now();
+    const message: Message = {
+      id: newId("msg", now),
+      threadId: input.threadId,
+      role: input.role ?? "user",
+      kind: "text",
+      source: input.source ?? "web",
+      content: input.content,
+      model: null,
+      metadata: input.metadata ?? {},
+      clientMessageId: input.clientMessageId ?? null,
+      createdAt: now,
+    };
+    await this.db.batch([
+      this.db.insert(messages).values(message),
+      this.db.update(threads).set({ lastActivity: now, updatedAt: now }).where(eq(threads.id, input.threadId)),
+    ]);
+    // Queued only once stored: a message that is not in D1 is not acknowledged, so never run.
+    this.store.enqueue(message, input.taskId ?? null);
+    return message;
+  }
+
+  private makeBroadcaster(): Broadcaster {
+    return new Broadcaster(
+      this.store,
+      () => this.threadId,
+      (frame: BroadcastFrame) => {
+        // Delivery belongs to the onBroadcast plugins (the web plugin writes to the sockets).
+        const pending = runNotify(this.plugins.entries("onBroadcast"), "onBroadcast", [frame], this.logger);
+        if (pending) this.ctx.waitUntil(pending);
+      },
+    );
+  }
+
+  private pipelineDeps(): PipelineDeps {
+    return {
+      db: this.db,
+      plugins: this.plugins,
+      invoker: createInvoker(this.env),
+      conversation: this.conversation,
+      logger: this.logger,
+      clock: this.clock,
+      broadcast: (event, data) => this.broadcaster.emit(event, data),
+      tokenBudget: numberVar(this.env.CONTEXT_TOKEN_BUDGET, 100_000),
+      streamFlushMs: numberVar(this.env.STREAM_FLUSH_MS, 30),
+    };
+  }
+
+  private pluginContext(def: PluginDefinition<any>, settings: () => Record<string, unknown>): PluginContext<any> {
+    const room = this;
+    return {
+      name: def.name,
+      env: this.env,
+      db: this.db,
+      logger: consoleLogger(`plugin:${def.name}`),
+      get settings() {
+        return settings();
+      },
+      room: {
+        threadId: () => room.store.getMeta("threadId"),
+        sockets: () => room.ctx.getWebSockets(),
+      },
+      sendToThread: async (threadId: string, content: string, options: SendOptions = {}) => {
+        const input = { threadId, content, role: options.role, source: options.source ?? def.name, metadata: options.metadata };
+        const target = threadId === this.store.getMeta("threadId") ? this : roomStub(this.env, threadId);
+        return (await target.accept(input)).message;
+      },
+      broadcast: async (threadId: string, event: string, data: Record<string, unknown>) => {
+        if (threadId === this.store.getMeta("threadId")) this.broadcaster.emit(event, data);
+        else await roomStub(this.env, threadId).broadcastEvent(threadId, event, data);
+      },
+    };
+  }
+}
+
+export function roomStub(env: Env, threadId: string) {
+  return env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+}
