@@ -137,17 +137,18 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
   } catch (err) {
     coalescer.flush();
     await Promise.allSettled(pendingHooks);
+    let sessionId: string | undefined;
     if (err instanceof InvokeFailure) {
       failure = err.error;
       output = err.output;
       usage = err.usage;
       // What the model did say stays in its view too, as far as it forms whole turns.
-      if (output) deps.conversation.commit(err.turns);
+      if (output) sessionId = deps.conversation.commit(err.turns);
     } else {
       failure = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
       if (!(err instanceof RunError)) logger.error("pipeline failed", { threadId, runId, error: String(err) });
     }
-    return failRun(deps, run, failure, output, usage, broadcast);
+    return failRun(deps, run, failure, { output, usage, sessionId }, broadcast);
   }
 }
 
@@ -222,15 +223,14 @@ async function failRun(
   deps: PipelineDeps,
   run: RunInfo,
   error: RunError,
-  output: string,
-  usage: InvokeResult["usage"],
+  { output, usage, sessionId }: { output: string; usage: InvokeResult["usage"]; sessionId?: string },
   broadcast: (event: string, data: Record<string, unknown>) => void,
 ): Promise<RunOutcome> {
   const durationMs = Date.now() - run.startedAt;
   const marker = error.code === "aborted" ? { aborted: true } : { error: error.code };
   let assistant: Message | undefined;
   try {
-    assistant = await persistRun(deps, run, output, { metadata: { runId: run.runId, usage, durationMs, ...marker } });
+    assistant = await persistRun(deps, run, output, { sessionId, metadata: { runId: run.runId, usage, durationMs, ...marker } });
     if (assistant) broadcast("chat:message", { message: assistant });
   } catch (err) {
     deps.logger.error("could not store a failed run's text", { threadId: run.threadId, error: String(err) });

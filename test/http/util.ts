@@ -1,0 +1,162 @@
+// Helpers for the HTTP tests: the real Hono app under other auth modes, error-shape checks, and
+// direct D1 access for setup and for checking what was (or was not) stored.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
+import { app } from "../../worker/http/app";
+import { Socket } from "../helpers";
+
+export type Env = typeof env;
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the real Hono app with `appEnv` (same D1 and Durable Objects, other configuration). */
+export async function callApp(appEnv: Env, path: string, opts: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const ctx = createExecutionContext();
+  const res = await app.fetch(
+    new Request(`https://app.test${path}`, {
+      method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
+      headers,
+      body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+    }),
+    appEnv,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+export interface User {
+  id: string;
+  token: string;
+}
+
+/**
+ * Users for token mode, unique to this call (so no other test's threads show up in their lists),
+ * and the env that knows their tokens. `call` is the app as that user.
+ */
+export function tokenUsers<const N extends string>(...names: N[]) {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const users = Object.fromEntries(
+    names.map((n) => [n, { id: `${n}-${suffix}`, token: `tok-${n}-${suffix}` }]),
+  ) as Record<N, User>;
+  const tokenEnv: Env = {
+    ...env,
+    AUTH_MODE: "token",
+    AUTH_TOKENS: Object.values<User>(users).map((u) => `${u.token}:${u.id}`).join(","),
+  };
+  const as = (user: User) => (path: string, opts: Omit<CallOptions, "token"> = {}) =>
+    callApp(tokenEnv, path, { ...opts, token: user.token });
+  return { users, tokenEnv, as };
+}
+
+/** Creates a thread through the app as `call`'s user. */
+export async function createThreadVia(
+  call: (path: string, opts?: Omit<CallOptions, "token">) => Promise<Response>,
+  body: Record<string, unknown> = {},
+) {
+  const res = await call("/api/threads", { body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json<{ thread: any }>()).thread;
+}
+
+/** Opens a thread's socket through `appEnv`'s app (token mode: `?token=` or a header). */
+export async function openSocketVia(appEnv: Env, path: string, headers: Record<string, string> = {}): Promise<Socket> {
+  const res = await callApp(appEnv, path, { headers: { upgrade: "websocket", ...headers } });
+  if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
+  res.webSocket.accept();
+  return new Socket(res.webSocket);
+}
+
+const STACK_LINE = /\bat\s+\S+\s+\(?\S+:\d+:\d+\)?|\.ts:\d+|\.js:\d+|node_modules|worker\//;
+
+/** No secrets and no internals in a body: the API key's value, stack frames, source paths. */
+export function expectNoLeak(text: string) {
+  expect(text).not.toContain(env.ANTHROPIC_API_KEY!);
+  expect(text).not.toMatch(STACK_LINE);
+  expect(text.toLowerCase()).not.toContain("stack");
+}
+
+/**
+ * Asserts PROTOCOL.md's error shape: the status, `{ error: { code, message } }` (plus `issues` on
+ * a 400), nothing else; and that it leaks nothing. Returns the `error` object.
+ */
+export async function expectError(res: Response, status: number, code: string) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/);
+  expectNoLeak(text);
+  const body = JSON.parse(text);
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe("string");
+  expect(body.error.message.length).toBeGreaterThan(0);
+  for (const key of Object.keys(body.error)) expect(["code", "message", "issues"]).toContain(key);
+  return body.error as { code: string; message: string; issues?: { path: string; message: string; code: string }[] };
+}
+
+/** A 400 whose `issues` name `path` (a dotted zod path; "" for the body itself). */
+export async function expectInvalid(res: Response, path: string) {
+  const error = await expectError(res, 400, "invalid_request");
+  expect(Array.isArray(error.issues)).toBe(true);
+  expect(error.issues!.map((i) => i.path), JSON.stringify(error.issues)).toContain(path);
+  for (const issue of error.issues!) {
+    expect(typeof issue.message).toBe("string");
+    expect(typeof issue.code).toBe("string");
+  }
+  return error;
+}
+
+// --- D1, directly ------------------------------------------------------------------------------
+
+export async function countRows(table: string, where: string, ...binds: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...binds)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+/** Inserts a thread row as the app would, with the fields a test wants to control. */
+export async function insertThread(row: {
+  id?: string;
+  ownerId: string;
+  name?: string;
+  status?: string;
+  kind?: string;
+  parentThreadId?: string | null;
+  lastActivity?: number;
+}): Promise<string> {
+  const now = Date.now();
+  const id = row.id ?? `thr_${now.toString(36).padStart(9, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+  await env.DB.prepare(
+    `INSERT INTO threads (id, owner_id, name, kind, status, model, parent_thread_id, last_activity, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(
+      id,
+      row.ownerId,
+      row.name ?? "inserted",
+      row.kind ?? "general",
+      row.status ?? "open",
+      "claude-sonnet-4-6",
+      row.parentThreadId ?? null,
+      row.lastActivity ?? now,
+      now,
+      now,
+    )
+    .run();
+  return id;
+}
+
+export async function setLastActivity(threadId: string, lastActivity: number) {
+  await env.DB.prepare("UPDATE threads SET last_activity = ? WHERE id = ?").bind(lastActivity, threadId).run();
+}
+
+export { env };

@@ -1,0 +1,228 @@
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, createThread, marker, messagesOf, script, Socket, until, upstreamRequests } from "../helpers";
+
+async function send(threadId: string, content: string) {
+  const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });
+  expect(res.status).toBe(202);
+  return (await res.json<{ message: any }>()).message;
+}
+
+/** After any failure the thread must take the next message and answer it. */
+async function expectThreadWorks(ws: Socket, threadId: string, runsSoFar: number) {
+  await send(threadId, "are you there?");
+  await ws.waitForRunEnd(runsSoFar + 1);
+  const last = ws.events().filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error").pop()!;
+  expect(last.event).toBe("pipeline:complete");
+  // The fake model echoes the whole prompt, which may start with injected history.
+  expect(ws.events("chat:message").pop()!.data.message.content).toMatch(/^Echo: [\s\S]*are you there\?$/);
+}
+
+const errorOf = (ws: Socket) => ws.events("pipeline:error")[0]?.data;
+
+describe("faults upstream", () => {
+  it("retries 429 (honouring retry-after) and 529 before the first token, then answers", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [
+      { kind: "error", status: 429, retryAfter: 0.2 },
+      { kind: "error", status: 529 },
+      { kind: "text", text: "Third time lucky." },
+    ]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd();
+    expect(ws.events("pipeline:complete")).toHaveLength(1);
+    const reqs = await upstreamRequests(m);
+    expect(reqs).toHaveLength(3);
+    expect(reqs[1].receivedAt - reqs[0].receivedAt).toBeGreaterThanOrEqual(190);
+    expect(ws.events("chat:message")[1].data.message.content).toBe("Third time lucky.");
+    ws.close();
+  });
+
+  it("gives up on a 429 that lasts, as rate_limited and retryable", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, Array.from({ length: 4 }, () => ({ kind: "error" as const, status: 429 })));
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd();
+    expect(errorOf(ws)).toMatchObject({ threadId: thread.id, code: "rate_limited", retryable: true });
+    expect(await upstreamRequests(m)).toHaveLength(4);
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("fails a 400 at once as invalid_request, not retryable, and stays usable", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "error", status: 400, message: "messages: bad things" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd();
+    expect(errorOf(ws)).toMatchObject({ code: "invalid_request", retryable: false });
+    expect(errorOf(ws).message).toContain("bad things");
+    expect(await upstreamRequests(m)).toHaveLength(1);
+    expect(ws.events("chat:message")).toHaveLength(1); // only the user's: no empty assistant message
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("ends a stream cut after tokens with upstream_error, keeping the partial text", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "cut", afterText: "Half an ans" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd();
+    expect(errorOf(ws)).toMatchObject({ code: "upstream_error", retryable: true });
+    expect(await upstreamRequests(m)).toHaveLength(1); // tokens were shown: no silent retry
+    const partial = ws.events("chat:message")[1].data.message;
+    expect(partial).toMatchObject({ role: "assistant", content: "Half an ans", metadata: { error: "upstream_error" } });
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("retries a stream that fails before any token, and fails one with an error event after tokens", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [
+      { kind: "stream_error", type: "overloaded_error" },
+      { kind: "stream_error", afterText: "Some text", type: "api_error" },
+    ]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd();
+    expect(await upstreamRequests(m)).toHaveLength(2);
+    expect(errorOf(ws)).toMatchObject({ code: "upstream_error", retryable: true });
+    expect(ws.events("chat:message")[1].data.message.content).toBe("Some text");
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("stops a run on POST stop: aborted, the streamed text stored with aborted: true", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "I was saying" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => f.some((x) => x.event === "pipeline:stream"));
+    const res = await api(`/api/threads/${thread.id}/stop`, { method: "POST" });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ stopped: true });
+    await ws.waitForRunEnd();
+    expect(errorOf(ws)).toMatchObject({ code: "aborted", retryable: false });
+    const stored = (await messagesOf(thread.id, "?kinds=text")).messages;
+    expect(stored[1]).toMatchObject({ role: "assistant", content: "I was saying", metadata: { aborted: true } });
+    expect(await (await api(`/api/threads/${thread.id}/stop`, { method: "POST" })).json()).toEqual({ stopped: false });
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("stops a run from the socket's stop frame", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => f.some((x) => x.event === "pipeline:step" && x.data.step === "invoking"));
+    ws.send({ type: "stop" });
+    await ws.waitForRunEnd();
+    expect(errorOf(ws)).toMatchObject({ code: "aborted" });
+    ws.close();
+  });
+
+  it("times out a model that never finishes (RUN_TIMEOUT_MS)", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "slow" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitForRunEnd(1, 15_000);
+    expect(errorOf(ws)).toMatchObject({ code: "timeout", retryable: true });
+    await expectThreadWorks(ws, thread.id, 1);
+    ws.close();
+  });
+
+  it("fails a run cut off by a restart of the object as interrupted, keeps its text, and runs the queue on", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "Before the restart" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    const streamed = (f: any[]) => f.filter((x) => x.event === "pipeline:stream").map((x) => x.data.delta).join("");
+    await ws.waitFor((f) => streamed(f) === "Before the restart");
+    const queued = await send(thread.id, "queued behind it");
+    await abortAllDurableObjects();
+
+    // The new instance finds the run it did not start, fails it, and runs what was queued.
+    const client = await Socket.open(thread.id, `?since=0`);
+    await client.waitFor((f) => f.some((x) => x.event === "pipeline:complete"), 15_000, "queued run");
+    const error = client.events("pipeline:error")[0].data;
+    expect(error).toMatchObject({ code: "interrupted", retryable: true });
+    const texts = (await messagesOf(thread.id, "?kinds=text")).messages.map((x) => [x.role, x.content, x.metadata?.error ?? null]);
+    expect(texts).toEqual([
+      ["user", m, null],
+      ["user", "queued behind it", null],
+      ["assistant", "Before the restart", "interrupted"],
+      ["assistant", expect.stringMatching(/^Echo: [\s\S]*queued behind it$/), null],
+    ]);
+    expect(client.events("pipeline:start").pop()!.data.messageId).toBe(queued.id);
+    client.close();
+  });
+});
+
+describe("the queue", () => {
+  it("runs two messages one after the other, in order", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "text", text: "first answer, slowly", delayMs: 20 }]);
+    const ws = await Socket.open(thread.id);
+    const a = await send(thread.id, `first ${m}`);
+    const b = await send(thread.id, "second");
+    await ws.waitForRunEnd(2);
+    const order = ws.events().filter((f) => /^pipeline:(start|complete)$/.test(f.event)).map((f) => `${f.event}:${f.data.messageId ?? ""}`);
+    expect(order).toEqual([`pipeline:start:${a.id}`, "pipeline:complete:", `pipeline:start:${b.id}`, "pipeline:complete:"]);
+    const texts = (await messagesOf(thread.id, "?kinds=text")).messages;
+    expect(texts.filter((x) => x.role === "assistant").map((x) => x.content)).toEqual(["first answer, slowly", "Echo: second"]);
+    ws.close();
+  });
+
+  it("stores and runs a message once for a repeated clientMessageId, even concurrently", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const body = { content: "once only", clientMessageId: "cm-1" };
+    const [r1, r2] = await Promise.all([
+      api(`/api/threads/${thread.id}/messages`, { body }),
+      api(`/api/threads/${thread.id}/messages`, { body }),
+    ]);
+    expect([r1.status, r2.status].sort()).toEqual([200, 202]);
+    const [m1, m2] = [(await r1.json<any>()).message, (await r2.json<any>()).message];
+    expect(m1.id).toBe(m2.id);
+    await ws.waitForRunEnd();
+    const again = await api(`/api/chat`, { body: { threadId: thread.id, ...body } });
+    expect(again.status).toBe(200);
+    expect((await again.json<any>()).message.id).toBe(m1.id);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(ws.events("pipeline:start")).toHaveLength(1);
+    const users = (await messagesOf(thread.id)).messages.filter((x) => x.role === "user");
+    expect(users).toHaveLength(1);
+    ws.close();
+  });
+
+  it("gives a client that reloads mid-stream the whole reply so far", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "text", text: "one two three four five six", delayMs: 60 }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => f.filter((x) => x.event === "pipeline:stream").length >= 2);
+    const { lastSeq } = await messagesOf(thread.id);
+    const reloaded = await Socket.open(thread.id, `?since=${lastSeq}`);
+    await reloaded.waitForRunEnd();
+    const text = reloaded.events("pipeline:stream").filter((f) => f.data.type === "text").map((f) => f.data.delta).join("");
+    expect(text).toBe("one two three four five six");
+    ws.close();
+    reloaded.close();
+  });
+});
