@@ -48,7 +48,7 @@ export async function script(match: string, responses: Step[]): Promise<void> {
   if (res.status !== 204) throw new Error(`script: ${res.status}`);
 }
 
-export async function upstreamRequests(match: string): Promise<{ headers: Record<string, string>; body: any }[]> {
+export async function upstreamRequests(match: string): Promise<{ headers: Record<string, string>; body: any; receivedAt: number }[]> {
   const res = await fetch(`${upstream()}/_control/requests?match=${encodeURIComponent(match)}`);
   return ((await res.json()) as { requests: any[] }).requests;
 }

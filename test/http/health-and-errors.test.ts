@@ -200,6 +200,24 @@ describe("body size", () => {
     });
     await expectError(res, 413, "too_large");
   });
+
+  it("a streamed body under the limit is read in full", async () => {
+    const parts = ['{"name":', '"streamed in', ' parts"}'];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const res = await SELF.fetch("https://app.test/api/threads", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+    });
+    expect(res.status).toBe(201);
+    expect((await res.json<any>()).thread.name).toBe("streamed in parts");
+  });
 });
 
 describe("500s", () => {

@@ -6,7 +6,7 @@
 //   onClose     (webSocketClose)
 //   onAlarm     (alarm) the watchdog: resumes the queue after an eviction, fails a lost run cleanly
 import { DurableObject } from "cloudflare:workers";
-import { database, type Db } from "../db/client";
+import { database, meteredD1, type D1Usage, type Db } from "../db/client";
 import { messages, threads } from "../db/schema";
 import type { Message, Thread } from "../db/shapes";
 import { numberVar, type Env } from "../env";
@@ -45,6 +45,7 @@ const HEARTBEAT_MS = 30_000;
 export class ThreadRoom extends DurableObject<Env> {
   private store: RoomStore;
   private readonly db: Db;
+  private readonly d1Usage: D1Usage = { statements: 0, roundTrips: 0 };
   private readonly logger = consoleLogger("room");
   private readonly clock = new MonotonicClock();
   private readonly plugins: PluginHost;
@@ -56,7 +57,7 @@ export class ThreadRoom extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = database(env.DB);
+    this.db = database(meteredD1(env.DB, this.d1Usage));
     this.store = new RoomStore(ctx.storage.sql);
     this.broadcaster = this.makeBroadcaster();
     this.conversation = new ResidentConversation(this.store);
@@ -236,13 +237,21 @@ export class ThreadRoom extends DurableObject<Env> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), runTimeoutMs(this.env));
     this.running = { runId, controller };
+    const d1Before = { ...this.d1Usage };
     try {
-      await handleMessage(this.pipelineDeps(), {
+      const outcome = await handleMessage(this.pipelineDeps(), {
         threadId: item.message.threadId,
         runId,
         message: item.message,
         taskId: item.taskId ?? undefined,
         signal: controller.signal,
+      });
+      this.logger.info("run finished", {
+        runId,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        d1Statements: this.d1Usage.statements - d1Before.statements,
+        d1RoundTrips: this.d1Usage.roundTrips - d1Before.roundTrips,
       });
     } catch (err) {
       const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// npm run dev: local D1 migrations, the web build, then `wrangler dev` on http://localhost:8787
+// (or $PORT). ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL from the environment reach the Worker as
+// secrets through a generated env file, so their values are never printed.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+
+const PASSED_THROUGH = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "AUTH_MODE", "AUTH_TOKENS", "DEFAULT_MODEL", "THINKING"];
+const port = process.env.PORT || "8787";
+const wrangler = "node_modules/.bin/wrangler";
+
+function step(label, cmd, args) {
+  console.log(`\n▶ ${label}`);
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, CI: "true" } });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
+
+/** .dev.vars (if any) with the environment's values on top; only the names listed above are taken. */
+function writeEnvFile() {
+  const lines = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8").split("\n").filter((l) => l.trim()) : [];
+  for (const name of PASSED_THROUGH) {
+    const value = process.env[name];
+    if (!value) continue;
+    const i = lines.findIndex((l) => l.startsWith(`${name}=`));
+    const line = `${name}=${JSON.stringify(value)}`;
+    if (i >= 0) lines[i] = line;
+    else lines.push(line);
+  }
+  mkdirSync(".wrangler", { recursive: true });
+  writeFileSync(".wrangler/dev.env", lines.join("\n") + "\n", { mode: 0o600 });
+  const keyed = lines.some((l) => l.startsWith("ANTHROPIC_API_KEY="));
+  console.log(keyed ? "Model: Anthropic (ANTHROPIC_API_KEY is set)" : "Model: offline (no ANTHROPIC_API_KEY): the app answers with a local stand-in model");
+}
+
+step("Applying D1 migrations (local)", wrangler, ["d1", "migrations", "apply", "DB", "--local"]);
+step("Building the web app", "node_modules/.bin/vite", ["build", "--logLevel", "warn"]);
+writeEnvFile();
+console.log(`\n▶ Serving on http://localhost:${port}\n`);
+const dev = spawn(wrangler, ["dev", "--port", port, "--env-file", ".wrangler/dev.env", ...process.argv.slice(2)], { stdio: "inherit" });
+const stop = (signal) => dev.kill(signal);
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+dev.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,90 @@
+import { memo, useState } from "react";
+import { formatDuration, formatTokens } from "../lib/format";
+import type { ActivitySummary } from "../lib/timeline";
+
+const HOOKS = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"] as const;
+
+/**
+ * The orchestrator's pipeline for one run, in one compact line: each hook as it happens, streaming
+ * progress, tools, and the outcome. Expands to the steps' details.
+ */
+export const ActivityLine = memo(function ActivityLine({
+  activity,
+  commands,
+}: {
+  activity: ActivitySummary;
+  commands?: string[];
+}) {
+  const [open, setOpen] = useState(false);
+  const seen = new Map(activity.steps.map((s) => [s.step, s]));
+  const running = activity.status === "running";
+  const lastHook = [...HOOKS].reverse().find((h) => seen.has(h));
+  const streaming = running && lastHook === "invoking";
+  const usageTokens = activity.usage ? activity.usage.inputTokens + activity.usage.outputTokens : undefined;
+
+  let outcome: string;
+  if (activity.status === "complete") outcome = `done${activity.durationMs !== undefined ? " in " + formatDuration(activity.durationMs) : ""}`;
+  else if (activity.status === "error") outcome = activity.errorCode === "aborted" ? "stopped" : `failed: ${activity.errorCode ?? "error"}`;
+  else outcome = streaming ? "streaming" : "working";
+
+  return (
+    <div
+      className={`activity-line is-${activity.status}`}
+      data-testid="activity-line"
+      data-status={activity.status}
+      data-run-id={activity.runId}
+    >
+      <button
+        type="button"
+        className="activity-summary"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        aria-label={`Pipeline ${outcome}. Show steps`}
+      >
+        <span className={"activity-dot" + (running ? " pulse" : "")} aria-hidden="true" />
+        <span className="activity-steps">
+          {HOOKS.map((hook, i) => {
+            const step = seen.get(hook);
+            const current = running && hook === lastHook;
+            return (
+              <span
+                key={hook}
+                className={"step" + (step ? " done" : "") + (current ? " current" : "")}
+                title={step?.detail ? `${hook}: ${step.detail}` : hook}
+              >
+                {i > 0 && <span className="sep" aria-hidden="true">›</span>}
+                {hook === "invoking" && step?.detail ? `invoking ${step.detail}` : hook}
+              </span>
+            );
+          })}
+        </span>
+        {activity.streamed !== undefined && activity.streamed > 0 && (
+          <span className="activity-extra">{formatTokens(activity.streamed)} chars</span>
+        )}
+        {activity.toolCount > 0 && (
+          <span className="activity-extra">
+            {activity.toolCount} {activity.toolCount === 1 ? "tool" : "tools"}
+          </span>
+        )}
+        {usageTokens !== undefined && <span className="activity-extra">{formatTokens(usageTokens)} tok</span>}
+        <span className="activity-outcome">{outcome}</span>
+      </button>
+      {open && (
+        <ol className="activity-details">
+          {activity.steps.length === 0 && <li className="muted">No steps recorded yet.</li>}
+          {activity.steps.map((s, i) => (
+            <li key={i}>
+              <code>{s.step}</code>
+              {s.detail && <span className="muted"> {s.detail}</span>}
+            </li>
+          ))}
+          {commands && commands.length > 0 && (
+            <li>
+              <code>onCommand</code> <span className="muted">handled {commands.join(", ")}</span>
+            </li>
+          )}
+        </ol>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,120 @@
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { getToken, onUnauthorized, setToken } from "../api";
+import { loadHealth } from "../lib/health";
+import { usePathname, useRoute } from "../lib/router";
+import { startThreadsSync, threadsStore } from "../lib/threadsStore";
+import { ChatView } from "./ChatView";
+import { ProviderBanner } from "./ProviderBanner";
+import { Sidebar } from "./Sidebar";
+import { SignIn } from "./SignIn";
+
+const PluginsPage = lazy(() => import("../pages/PluginsPage"));
+const ContextPage = lazy(() => import("../pages/ContextPage"));
+const TasksPage = lazy(() => import("../pages/TasksPage"));
+const UsagePage = lazy(() => import("../pages/UsagePage"));
+
+function RouteView() {
+  const route = useRoute();
+  switch (route.name) {
+    case "chat":
+      return <ChatView key={route.threadId ?? "new"} threadId={route.threadId} />;
+    case "plugins":
+      return <PluginsPage />;
+    case "context":
+      return <ContextPage />;
+    case "tasks":
+      return <TasksPage />;
+    case "usage":
+      return <UsagePage />;
+    default:
+      return (
+        <div className="page">
+          <h1>Not found</h1>
+          <p className="muted">There is no page at this address.</p>
+        </div>
+      );
+  }
+}
+
+export function App() {
+  const [needsAuth, setNeedsAuth] = useState(false);
+  const [session, setSession] = useState(0);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const pathname = usePathname();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const sidebar = useRef<HTMLElement>(null);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        if (getToken()) setToken(null);
+        setNeedsAuth(true);
+      }),
+    [],
+  );
+
+  useEffect(() => startThreadsSync(), [session]);
+
+  // Close the drawer when the page changes; Escape closes it too. Opening it moves focus into it.
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  useEffect(() => {
+    if (!drawerOpen) return;
+    sidebar.current?.querySelector<HTMLElement>("a, button")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        setDrawerOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [drawerOpen]);
+
+  if (needsAuth) {
+    return (
+      <SignIn
+        onSignedIn={() => {
+          setNeedsAuth(false);
+          loadHealth();
+          void threadsStore.refresh();
+          setSession((s) => s + 1);
+        }}
+      />
+    );
+  }
+
+  return (
+    <div className={"app" + (drawerOpen ? " drawer-open" : "")} key={session}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <aside className="sidebar" id="sidebar" aria-label="Threads and navigation" ref={sidebar}>
+        <Sidebar onNavigate={() => setDrawerOpen(false)} />
+      </aside>
+      <div className="drawer-scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
+      <div className="main-column">
+        <div className="mobile-bar">
+          <button
+            ref={menuButton}
+            type="button"
+            className="icon-button"
+            aria-label={drawerOpen ? "Close menu" : "Open menu"}
+            aria-expanded={drawerOpen}
+            aria-controls="sidebar"
+            data-testid="menu-toggle"
+            onClick={() => setDrawerOpen((o) => !o)}
+          >
+            ☰
+          </button>
+          <span className="brand small-brand">Orchestrator</span>
+        </div>
+        <ProviderBanner />
+        <main id="main" className="main" tabIndex={-1}>
+          <Suspense fallback={<div className="page muted">Loading…</div>}>
+            <RouteView />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import type { TimelineItem } from "../lib/timeline";
+import { ActivityLine } from "./ActivityLine";
+import { MessageItem } from "./MessageItem";
+import { PendingMessage } from "./PendingMessage";
+import { PipelineError } from "./PipelineError";
+import { RunGroup } from "./RunGroup";
+
+const NEAR_BOTTOM_PX = 96;
+
+/**
+ * The conversation. Follows the newest content while the reader is at the bottom, stays put when
+ * they scrolled up (with a "Jump to latest" button), and keeps its place when older pages load.
+ */
+export function MessageList({
+  items,
+  hasOlder,
+  loadingOlder,
+  onLoadOlder,
+  onRetry,
+  empty,
+}: {
+  items: TimelineItem[];
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+  onRetry: (content: string) => void;
+  empty?: React.ReactNode;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const firstKey = useRef<string | undefined>(undefined);
+  const heightBefore = useRef(0);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    pinned.current = atBottom;
+    setShowJump(!atBottom);
+  }, []);
+
+  const loadOlder = () => {
+    heightBefore.current = scroller.current?.scrollHeight ?? 0;
+    onLoadOlder();
+  };
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const newFirst = items[0]?.key;
+    const prepended = firstKey.current !== undefined && newFirst !== firstKey.current && heightBefore.current > 0;
+    firstKey.current = newFirst;
+    if (prepended) {
+      el.scrollTop += el.scrollHeight - heightBefore.current;
+      heightBefore.current = 0;
+    } else if (pinned.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [items]);
+
+  const jump = () => {
+    const el = scroller.current;
+    if (!el) return;
+    pinned.current = true;
+    setShowJump(false);
+    el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
+  };
+
+  return (
+    <div className="message-scroller" ref={scroller} onScroll={onScroll}>
+      <div className="message-list" role="log" aria-label="Conversation" aria-live="off">
+        {hasOlder && (
+          <div className="load-older">
+            <button type="button" className="button ghost small" onClick={loadOlder} disabled={loadingOlder}>
+              {loadingOlder ? "Loading…" : "Load earlier messages"}
+            </button>
+          </div>
+        )}
+        {items.length === 0 && empty}
+        {items.map((item) => {
+          switch (item.type) {
+            case "message":
+              return <MessageItem key={item.key} message={item.message} />;
+            case "activity":
+              return <ActivityLine key={item.key} activity={item.activity} />;
+            case "error":
+              return (
+                <PipelineError
+                  key={item.key}
+                  code={item.code}
+                  message={item.message}
+                  onRetry={item.retryContent ? () => onRetry(item.retryContent!) : undefined}
+                />
+              );
+            case "run":
+              return (
+                <RunGroup key={item.key} run={item.run} final={item.final} retryContent={item.retryContent} onRetry={onRetry} />
+              );
+            case "pending":
+              return <PendingMessage key={item.key} item={item.item} />;
+          }
+        })}
+      </div>
+      {showJump && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          ↓ Jump to latest
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { memo } from "react";
+
+const TEXT: Record<string, string> = {
+  aborted: "Stopped.",
+  timeout: "The model took too long to answer.",
+  rate_limited: "Rate limited by the model provider.",
+  overloaded: "The model is overloaded right now.",
+  upstream_error: "The model's stream failed.",
+  invalid_request: "The model API refused the request.",
+  interrupted: "The run was interrupted (the thread restarted).",
+  internal: "Something went wrong in the pipeline.",
+};
+
+/** A failed (or stopped) run, in place, with a retry that sends the same message again. */
+export const PipelineError = memo(function PipelineError({
+  code,
+  message,
+  retryable,
+  onRetry,
+}: {
+  code: string;
+  message?: string;
+  retryable?: boolean;
+  onRetry?: () => void;
+}) {
+  const stopped = code === "aborted";
+  return (
+    <div className={"pipeline-error" + (stopped ? " is-stopped" : "")} data-testid="pipeline-error" data-code={code} role={stopped ? undefined : "alert"}>
+      <span className="pipeline-error-icon" aria-hidden="true">{stopped ? "■" : "!"}</span>
+      <div className="pipeline-error-text">
+        <strong>{TEXT[code] ?? "The run failed."}</strong>
+        {message && !stopped && <span className="muted"> {message}</span>}
+        {!stopped && <span className="muted small"> ({code}{retryable === false ? ", not retryable" : ""})</span>}
+      </div>
+      {onRetry && (
+        <button type="button" className="button small" data-testid="retry" onClick={onRetry}>
+          {stopped ? "Send again" : "Retry"}
+        </button>
+      )}
+    </div>
+  );
+});

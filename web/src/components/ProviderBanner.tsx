@@ -1,0 +1,12 @@
+import { useHealth } from "../lib/health";
+
+/** Says so when the Worker runs its offline stand-in model instead of Claude. */
+export function ProviderBanner() {
+  const health = useHealth();
+  if (health?.model.provider !== "offline") return null;
+  return (
+    <div className="provider-banner" data-testid="provider-banner" role="note">
+      <strong>Offline model:</strong> set <code>ANTHROPIC_API_KEY</code> to talk to Claude.
+    </div>
+  );
+}

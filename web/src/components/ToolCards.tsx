@@ -1,0 +1,75 @@
+import { memo, useState } from "react";
+import { prettyJson, splitToolName, toolResultText } from "../lib/format";
+
+const PREVIEW_CHARS = 600;
+
+function Collapsible({ text, label }: { text: string; label: string }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > PREVIEW_CHARS;
+  return (
+    <>
+      <pre className="tool-body" aria-label={label}>
+        {long && !open ? text.slice(0, PREVIEW_CHARS) + "…" : text}
+      </pre>
+      {long && (
+        <button type="button" className="link-button small" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+          {open ? "Show less" : `Show all (${text.length.toLocaleString()} chars)`}
+        </button>
+      )}
+    </>
+  );
+}
+
+export const ToolCallCard = memo(function ToolCallCard({
+  toolName,
+  toolUseId,
+  input,
+}: {
+  toolName: string;
+  toolUseId?: string;
+  input: unknown;
+}) {
+  const { plugin, tool } = splitToolName(toolName || "tool");
+  return (
+    <div className="tool-card tool-call" data-testid="tool-call" data-tool-use-id={toolUseId}>
+      <div className="tool-head">
+        <span className="tool-icon" aria-hidden="true">⚙</span>
+        <span className="tool-title">
+          Tool call <strong>{tool}</strong>
+        </span>
+        {plugin && <span className="pill">{plugin}</span>}
+      </div>
+      <Collapsible text={prettyJson(input ?? {})} label={`Input of ${tool}`} />
+    </div>
+  );
+});
+
+export const ToolResultCard = memo(function ToolResultCard({
+  content,
+  isError,
+  toolUseId,
+  toolName,
+}: {
+  content: unknown;
+  isError: boolean;
+  toolUseId?: string;
+  toolName?: string;
+}) {
+  return (
+    <div
+      className={"tool-card tool-result" + (isError ? " is-error" : "")}
+      data-testid="tool-result"
+      data-tool-use-id={toolUseId}
+      data-error={isError ? "true" : undefined}
+    >
+      <div className="tool-head">
+        <span className="tool-icon" aria-hidden="true">{isError ? "✕" : "↩"}</span>
+        <span className="tool-title">
+          {isError ? "Tool error" : "Tool result"}
+          {toolName ? <> · <strong>{splitToolName(toolName).tool}</strong></> : null}
+        </span>
+      </div>
+      <Collapsible text={toolResultText(content)} label="Tool result" />
+    </div>
+  );
+});

@@ -1,0 +1,263 @@
+// The state of one open thread and the pure reducer that applies HTTP answers and WebSocket events
+// to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
+// still drops chat:messages whose id it already holds.
+
+import type { Message, PipelineErrorData, ServerFrame, StreamData, Task, Usage } from "../types";
+
+export interface RunStep {
+  step: string;
+  detail?: string;
+  at: number;
+}
+
+export type RunBlock =
+  | { kind: "thinking"; key: string; text: string }
+  | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
+  | { kind: "tool_result"; key: string; toolUseId: string; content: unknown; isError: boolean };
+
+/** A run seen (at least partly) over the socket during this page's life. */
+export interface LiveRun {
+  runId: string;
+  /** The user message this run answers; null when the run was joined mid-way. */
+  messageId: string | null;
+  status: "running" | "complete" | "error";
+  steps: RunStep[];
+  /** Thinking blocks and tool activity, in stream order. */
+  blocks: RunBlock[];
+  /** All text deltas so far, across tool turns. */
+  text: string;
+  model?: string;
+  usage?: Usage;
+  durationMs?: number;
+  commandsHandled?: string[];
+  error?: Omit<PipelineErrorData, "threadId" | "runId">;
+  startedAt: number;
+}
+
+export interface ChatState {
+  threadId: string | null;
+  load: "idle" | "loading" | "ready" | "error";
+  loadError?: string;
+  messages: Message[];
+  ids: ReadonlySet<string>;
+  runs: Readonly<Record<string, LiveRun>>;
+  runOrder: readonly string[];
+  /** The run in progress, as the server says (ready frame, pipeline events). */
+  running: string | null;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  /** Tasks delegated from this thread, or this thread's own task. */
+  tasks: Readonly<Record<string, Task>>;
+}
+
+export type ChatAction =
+  | { type: "reset"; threadId: string | null }
+  | { type: "loading" }
+  | { type: "loaded"; messages: Message[]; hasOlder: boolean }
+  | { type: "loadFailed"; error: string }
+  | { type: "reloaded"; messages: Message[] }
+  | { type: "olderLoading" }
+  | { type: "olderLoaded"; messages: Message[]; hasOlder: boolean }
+  | { type: "message"; message: Message }
+  | { type: "frame"; frame: ServerFrame }
+  | { type: "resetRun"; runId: string }
+  | { type: "tasks"; tasks: Task[] };
+
+export const initialChatState = (threadId: string | null = null): ChatState => ({
+  threadId,
+  load: threadId ? "loading" : "idle",
+  messages: [],
+  ids: new Set(),
+  runs: {},
+  runOrder: [],
+  running: null,
+  hasOlder: false,
+  loadingOlder: false,
+  tasks: {},
+});
+
+function newRun(runId: string, messageId: string | null, at: number): LiveRun {
+  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", startedAt: at };
+}
+
+/** Returns state with `runId` present (created when unknown, e.g. joined mid-run), then updated. */
+function withRun(state: ChatState, runId: string, at: number, update: (run: LiveRun) => LiveRun): ChatState {
+  const existing = state.runs[runId];
+  const run = update(existing ?? newRun(runId, null, at));
+  return {
+    ...state,
+    runs: { ...state.runs, [runId]: run },
+    runOrder: existing ? state.runOrder : [...state.runOrder, runId],
+  };
+}
+
+function addMessages(state: ChatState, incoming: Message[], where: "append" | "prepend"): ChatState {
+  const fresh = incoming.filter((m) => !state.ids.has(m.id));
+  if (fresh.length === 0) return state;
+  const ids = new Set(state.ids);
+  for (const m of fresh) ids.add(m.id);
+  const messages = where === "append" ? [...state.messages, ...fresh] : [...fresh, ...state.messages];
+  return { ...state, messages, ids };
+}
+
+function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
+  switch (data.type) {
+    case "text":
+      return { ...run, text: run.text + (data.delta ?? "") };
+    case "thinking": {
+      const last = run.blocks[run.blocks.length - 1];
+      if (last?.kind === "thinking") {
+        const blocks = run.blocks.slice(0, -1);
+        blocks.push({ ...last, text: last.text + (data.delta ?? "") });
+        return { ...run, blocks };
+      }
+      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta ?? "" }] };
+    }
+    case "tool_call":
+      return {
+        ...run,
+        blocks: [
+          ...run.blocks,
+          { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input },
+        ],
+      };
+    case "tool_result":
+      return {
+        ...run,
+        blocks: [
+          ...run.blocks,
+          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: !!data.isError },
+        ],
+      };
+    default:
+      return run;
+  }
+}
+
+function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
+  const at = frame.timestamp ?? Date.now();
+  switch (frame.event) {
+    case "ready": {
+      const running = frame.data.running;
+      if (!running) return { ...state, running: null };
+      // Show the run in progress at once (stop button, streaming bubble) even before its events arrive.
+      return { ...withRun(state, running, at, (r) => r), running };
+    }
+    case "chat:message":
+      return addMessages(state, [frame.data.message], "append");
+    case "thread:notification": {
+      const message = frame.data.message;
+      return message && typeof message === "object" && "id" in message ? addMessages(state, [message], "append") : state;
+    }
+    case "pipeline:start": {
+      const { runId, messageId } = frame.data;
+      const next = withRun(state, runId, at, (r) => ({ ...r, messageId, status: "running", startedAt: at }));
+      return { ...next, running: runId };
+    }
+    case "pipeline:step": {
+      const { runId, step, detail, usage } = frame.data;
+      const next = withRun(state, runId, at, (r) => ({
+        ...r,
+        steps: [...r.steps, { step, detail, at }],
+        model: step === "invoking" && detail ? detail : r.model,
+        usage: usage ?? r.usage,
+      }));
+      return { ...next, running: next.running ?? (next.runs[runId].status === "running" ? runId : null) };
+    }
+    case "pipeline:stream": {
+      const key = `${frame.data.runId}:${frame.seq ?? at}:${state.runs[frame.data.runId]?.blocks.length ?? 0}`;
+      const next = withRun(state, frame.data.runId, at, (r) => applyStream(r, frame.data, key));
+      return { ...next, running: next.running ?? frame.data.runId };
+    }
+    case "pipeline:complete": {
+      const { runId, durationMs, commandsHandled } = frame.data;
+      const next = withRun(state, runId, at, (r) => ({ ...r, status: "complete", durationMs, commandsHandled }));
+      return { ...next, running: state.running === runId ? null : state.running };
+    }
+    case "pipeline:error": {
+      const { runId, code, message, retryable } = frame.data;
+      const next = withRun(state, runId, at, (r) => ({
+        ...r,
+        status: "error",
+        error: { code, message, retryable },
+        durationMs: r.durationMs ?? at - r.startedAt,
+      }));
+      return { ...next, running: state.running === runId ? null : state.running };
+    }
+    case "task:created":
+    case "task:stream":
+    case "task:progress":
+    case "task:evaluated":
+    case "task:validated":
+    case "task:failed":
+    case "task:checkin": {
+      const task = frame.data.task;
+      if (!task?.id) return state;
+      return { ...state, tasks: { ...state.tasks, [task.id]: task } };
+    }
+    default:
+      return state;
+  }
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "reset":
+      return initialChatState(action.threadId);
+    case "loading":
+      return { ...state, load: "loading", loadError: undefined };
+    case "loaded": {
+      const ids = new Set(action.messages.map((m) => m.id));
+      // Keep anything that arrived (optimistic confirmations) while loading.
+      const extra = state.messages.filter((m) => !ids.has(m.id));
+      for (const m of extra) ids.add(m.id);
+      return { ...state, load: "ready", messages: [...action.messages, ...extra], ids, hasOlder: action.hasOlder };
+    }
+    case "loadFailed":
+      return { ...state, load: "error", loadError: action.error };
+    case "reloaded": {
+      // The server's list is authoritative; keep what we hold beyond it (newer than that read).
+      const ids = new Set(action.messages.map((m) => m.id));
+      const extra = state.messages.filter((m) => !ids.has(m.id) && m.createdAt >= (action.messages.at(-1)?.createdAt ?? 0));
+      for (const m of extra) ids.add(m.id);
+      // Runs whose end we missed are over unless the server still says they run.
+      let runs = state.runs;
+      for (const run of Object.values(state.runs)) {
+        if (run.status === "running" && run.runId !== state.running) {
+          runs = { ...runs, [run.runId]: { ...run, status: "complete" } };
+        }
+      }
+      return { ...state, load: "ready", messages: [...action.messages, ...extra], ids, runs };
+    }
+    case "olderLoading":
+      return { ...state, loadingOlder: true };
+    case "olderLoaded":
+      return { ...addMessages(state, action.messages, "prepend"), loadingOlder: false, hasOlder: action.hasOlder };
+    case "message":
+      return addMessages(state, [action.message], "append");
+    case "frame":
+      return applyFrame(state, action.frame);
+    case "resetRun": {
+      if (!state.runs[action.runId]) return state;
+      const runs = { ...state.runs };
+      delete runs[action.runId];
+      return { ...state, runs, runOrder: state.runOrder.filter((id) => id !== action.runId) };
+    }
+    case "tasks": {
+      const tasks = { ...state.tasks };
+      for (const t of action.tasks) tasks[t.id] = t;
+      return { ...state, tasks };
+    }
+    default:
+      return state;
+  }
+}
+
+/** Is this seq-carrying frame about the given run (used when replaying one run's events)? */
+export function frameRunId(frame: ServerFrame): string | null {
+  if (frame.event.startsWith("pipeline:")) {
+    const data = frame.data as { runId?: unknown };
+    return typeof data.runId === "string" ? data.runId : null;
+  }
+  return null;
+}

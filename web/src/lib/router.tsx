@@ -1,0 +1,61 @@
+// A tiny router on the history API: `/`, `/t/<threadId>`, `/plugins`, `/context`, `/tasks`, `/usage`.
+
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+
+export type Route =
+  | { name: "chat"; threadId: string | null }
+  | { name: "plugins" }
+  | { name: "context" }
+  | { name: "tasks" }
+  | { name: "usage" }
+  | { name: "notFound" };
+
+export function parseRoute(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (path === "/") return { name: "chat", threadId: null };
+  const thread = /^\/t\/([^/]+)$/.exec(path);
+  if (thread) return { name: "chat", threadId: decodeURIComponent(thread[1]) };
+  if (path === "/plugins") return { name: "plugins" };
+  if (path === "/context") return { name: "context" };
+  if (path === "/tasks") return { name: "tasks" };
+  if (path === "/usage") return { name: "usage" };
+  return { name: "notFound" };
+}
+
+export const threadPath = (threadId: string) => `/t/${encodeURIComponent(threadId)}`;
+
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+window.addEventListener("popstate", notify);
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  if (to === location.pathname + location.search) return;
+  if (opts.replace) history.replaceState(null, "", to);
+  else history.pushState(null, "", to);
+  notify();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => location.pathname);
+}
+
+export function useRoute(): Route {
+  return parseRoute(usePathname());
+}
+
+/** An <a> that navigates without reloading (modifier clicks keep the browser's behaviour). */
+export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (rest.target && rest.target !== "_self") return;
+    e.preventDefault();
+    navigate(href);
+  };
+  return <a href={href} onClick={handle} {...rest} />;
+}

@@ -1,0 +1,156 @@
+// Turns stored messages, live runs and pending sends into the list the chat view renders.
+//
+// - Stored pipeline_step/status messages of a run (written by the activity plugin) fold into one
+//   compact activity line, placed where the run's first such message is; a stored pipeline_error
+//   becomes an error with a retry, where it was stored.
+// - A run seen live is one group: activity line, thinking/tool blocks, then its text (streaming, or
+//   the stored assistant message once it arrives). The group sits right after the user message it
+//   answers, so queued messages and late arrivals do not make it jump. Stored copies of that run's
+//   activity, thinking and tool messages are not shown twice.
+// - Pending (unacknowledged) sends come last.
+
+import type { Message, Usage } from "../types";
+import type { LiveRun } from "./chatState";
+import type { OutboxItem } from "./outbox";
+
+export interface ActivitySummary {
+  runId: string;
+  status: "running" | "complete" | "error";
+  steps: { step: string; detail?: string }[];
+  model?: string;
+  usage?: Usage;
+  durationMs?: number;
+  errorCode?: string;
+  toolCount: number;
+  /** Text characters streamed so far (live runs). */
+  streamed?: number;
+}
+
+export type TimelineItem =
+  | { type: "message"; key: string; message: Message }
+  | { type: "activity"; key: string; activity: ActivitySummary }
+  | { type: "error"; key: string; runId: string; code: string; message: string; retryContent: string | null }
+  | { type: "run"; key: string; run: LiveRun; final: Message | null; retryContent: string | null }
+  | { type: "pending"; key: string; item: OutboxItem };
+
+const ACTIVITY_KINDS = new Set(["pipeline_step", "status"]);
+const RUN_DETAIL_KINDS = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
+
+const runIdOf = (m: Message): string | undefined =>
+  typeof m.metadata?.runId === "string" ? m.metadata.runId : undefined;
+
+function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
+  const summary: ActivitySummary = { runId, status: "running", steps: [], toolCount: 0 };
+  for (const m of messages) {
+    const meta = m.metadata ?? {};
+    if (m.kind === "pipeline_step") {
+      const step = typeof meta.step === "string" ? meta.step : m.content;
+      const detail = typeof meta.detail === "string" ? meta.detail : undefined;
+      summary.steps.push({ step, detail });
+      if (step === "invoking" && detail) summary.model = detail;
+    } else if (m.kind === "status") {
+      if (m.content === "pipeline_complete") summary.status = "complete";
+      if (m.content === "pipeline_error") {
+        summary.status = "error";
+        summary.errorCode = typeof meta.code === "string" ? meta.code : undefined;
+      }
+      if (typeof meta.durationMs === "number") summary.durationMs = meta.durationMs;
+      if (meta.usage) summary.usage = meta.usage as Usage;
+    } else if (m.kind === "tool_call") {
+      summary.toolCount++;
+    }
+  }
+  return summary;
+}
+
+export function summarizeLive(run: LiveRun): ActivitySummary {
+  return {
+    runId: run.runId,
+    status: run.status,
+    steps: run.steps.map(({ step, detail }) => ({ step, detail })),
+    model: run.model,
+    usage: run.usage,
+    durationMs: run.durationMs,
+    errorCode: run.error?.code,
+    toolCount: run.blocks.filter((b) => b.kind === "tool_call").length,
+    streamed: run.text.length,
+  };
+}
+
+export function buildTimeline(
+  messages: readonly Message[],
+  runs: Readonly<Record<string, LiveRun>>,
+  runOrder: readonly string[],
+  pending: readonly OutboxItem[],
+): TimelineItem[] {
+  const live = new Set(runOrder);
+  const byId = new Map(messages.map((m) => [m.id, m]));
+
+  // Live runs: their final message, and where they anchor.
+  const finals = new Map<string, Message>();
+  const stored = new Map<string, Message[]>();
+  for (const m of messages) {
+    const runId = runIdOf(m);
+    if (!runId) continue;
+    if (live.has(runId)) {
+      if (m.kind === "text" && m.role === "assistant") finals.set(runId, m);
+    } else if (RUN_DETAIL_KINDS.has(m.kind)) {
+      const list = stored.get(runId) ?? [];
+      list.push(m);
+      stored.set(runId, list);
+    }
+  }
+  const anchored = new Map<string, LiveRun[]>();
+  const loose: LiveRun[] = [];
+  for (const runId of runOrder) {
+    const run = runs[runId];
+    if (!run) continue;
+    const anchor = run.messageId ? byId.get(run.messageId) : undefined;
+    if (anchor) anchored.set(anchor.id, [...(anchored.get(anchor.id) ?? []), run]);
+    else loose.push(run);
+  }
+
+  const items: TimelineItem[] = [];
+  const summarized = new Set<string>();
+  let lastUserContent: string | null = null;
+
+  const pushRun = (run: LiveRun) =>
+    items.push({
+      type: "run",
+      key: `run:${run.runId}`,
+      run,
+      final: finals.get(run.runId) ?? null,
+      retryContent: (run.messageId && byId.get(run.messageId)?.content) || lastUserContent,
+    });
+
+  for (const m of messages) {
+    const runId = runIdOf(m);
+    if (runId && live.has(runId) && (RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant"))) {
+      continue; // shown inside the live run's group
+    }
+    if (runId && ACTIVITY_KINDS.has(m.kind)) {
+      if (!summarized.has(runId)) {
+        summarized.add(runId);
+        items.push({ type: "activity", key: `activity:${runId}`, activity: summarizeStored(runId, stored.get(runId) ?? []) });
+      }
+      if (m.kind === "status" && m.content === "pipeline_error") {
+        const code = typeof m.metadata?.code === "string" ? m.metadata.code : "internal";
+        const message = typeof m.metadata?.message === "string" ? m.metadata.message : "";
+        items.push({ type: "error", key: `error:${m.id}`, runId, code, message, retryContent: lastUserContent });
+      }
+      continue;
+    }
+    items.push({ type: "message", key: m.id, message: m });
+    if (m.role === "user" && m.kind === "text") {
+      lastUserContent = m.content;
+      for (const run of anchored.get(m.id) ?? []) pushRun(run);
+    }
+  }
+  for (const run of loose) pushRun(run);
+  for (const item of pending) {
+    // An echoed item's stored message is already on screen (unless we somehow lack it).
+    if (item.echoedMessageId && byId.has(item.echoedMessageId)) continue;
+    items.push({ type: "pending", key: `pending:${item.clientMessageId}`, item });
+  }
+  return items;
+}

@@ -1,0 +1,91 @@
+import { useState } from "react";
+import { api } from "../api";
+import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
+import { useAsync } from "../hooks/useAsync";
+import { formatRelative } from "../lib/format";
+import { Link, threadPath } from "../lib/router";
+import type { Task, TaskStatus as Status } from "../types";
+
+const FILTERS: Array<{ value: Status | ""; label: string }> = [
+  { value: "", label: "All" },
+  { value: "running", label: "Running" },
+  { value: "pending", label: "Pending" },
+  { value: "evaluating", label: "Evaluating" },
+  { value: "completed", label: "Completed" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
+];
+
+export default function TasksPage() {
+  const [status, setStatus] = useState<Status | "">("");
+  const { data, error, loading, setData } = useAsync(() => api.listTasks({ status: status || undefined }), [status], 5000);
+  const tasks = [...(data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
+  const replace = (t: Task) => setData((list) => list?.map((x) => (x.id === t.id ? t : x)));
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Tasks</h1>
+        <p className="muted">Work delegated to task threads. Each iteration is evaluated until it is accepted or the limit is hit.</p>
+      </header>
+      <div className="filters" role="group" aria-label="Filter by status">
+        {FILTERS.map((f) => (
+          <button
+            key={f.value}
+            type="button"
+            className={"chip-button" + (status === f.value ? " is-active" : "")}
+            aria-pressed={status === f.value}
+            onClick={() => setStatus(f.value)}
+          >
+            {f.label}
+          </button>
+        ))}
+      </div>
+      {loading && !data && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {data && tasks.length === 0 && <p className="muted">No tasks.</p>}
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">Task</th>
+              <th scope="col">Iterations</th>
+              <th scope="col">Updated</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tasks.map((t) => (
+              <tr key={t.id} data-testid="task-row" data-task-id={t.id} data-status={t.status}>
+                <td>
+                  <TaskStatus task={t} />
+                </td>
+                <td className="task-cell">
+                  <Link href={threadPath(t.threadId)} className="task-prompt" title={t.prompt}>
+                    {t.prompt || t.id}
+                  </Link>
+                  {t.parentThreadId && (
+                    <Link href={threadPath(t.parentThreadId)} className="muted small">
+                      from parent thread
+                    </Link>
+                  )}
+                  {t.result && <div className="muted small task-result">{t.result.slice(0, 200)}</div>}
+                </td>
+                <td>
+                  <Iterations task={t} />
+                </td>
+                <td className="muted small">{formatRelative(t.updatedAt)}</td>
+                <td>
+                  <CancelTask task={t} onCancelled={replace} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

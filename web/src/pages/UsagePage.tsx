@@ -1,0 +1,131 @@
+import { useMemo, useState } from "react";
+import { api } from "../api";
+import { useAsync } from "../hooks/useAsync";
+import { formatCost, formatDuration, formatTokens } from "../lib/format";
+import { UsageChart } from "./UsageChart";
+
+const RANGES = [
+  { key: "24h", label: "24 hours", ms: 24 * 3_600_000 },
+  { key: "7d", label: "7 days", ms: 7 * 86_400_000 },
+  { key: "30d", label: "30 days", ms: 30 * 86_400_000 },
+  { key: "all", label: "All time", ms: 0 },
+] as const;
+
+type RangeKey = (typeof RANGES)[number]["key"];
+
+export default function UsagePage() {
+  const [range, setRange] = useState<RangeKey>("7d");
+  const ms = RANGES.find((r) => r.key === range)?.ms ?? 0;
+  const { data, error, loading } = useAsync(
+    () => {
+      const since = ms ? Date.now() - ms : undefined;
+      return api.metrics({ since }).then((m) => ({ ...m, since }));
+    },
+    [range],
+    30_000,
+  );
+
+  const byModel = useMemo(() => {
+    const map = new Map<string, { runs: number; input: number; output: number; cost: number; duration: number }>();
+    for (const r of data?.runs ?? []) {
+      const m = map.get(r.model) ?? { runs: 0, input: 0, output: 0, cost: 0, duration: 0 };
+      m.runs++;
+      m.input += r.inputTokens ?? 0;
+      m.output += r.outputTokens ?? 0;
+      m.cost += r.costUsd ?? 0;
+      m.duration += r.durationMs ?? 0;
+      map.set(r.model, m);
+    }
+    return [...map.entries()].sort((a, b) => b[1].input + b[1].output - (a[1].input + a[1].output));
+  }, [data]);
+
+  const totals = data?.totals;
+  const runs = data?.runs ?? [];
+  const now = Date.now();
+  const from = data?.since ?? (runs.length ? Math.min(...runs.map((r) => r.startedAt)) : now - 86_400_000);
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Usage</h1>
+        <p className="muted">Every run's tokens and cost, recorded by the metrics plugin.</p>
+      </header>
+      <div className="filters" role="group" aria-label="Period">
+        {RANGES.map((r) => (
+          <button
+            key={r.key}
+            type="button"
+            className={"chip-button" + (range === r.key ? " is-active" : "")}
+            aria-pressed={range === r.key}
+            onClick={() => setRange(r.key)}
+          >
+            {r.label}
+          </button>
+        ))}
+      </div>
+      {loading && !data && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {totals && (
+        <dl className="stats" data-testid="usage-totals">
+          <div className="stat">
+            <dt>Runs</dt>
+            <dd>{totals.runs.toLocaleString()}</dd>
+          </div>
+          <div className="stat">
+            <dt>Input tokens</dt>
+            <dd>{formatTokens(totals.inputTokens)}</dd>
+          </div>
+          <div className="stat">
+            <dt>Output tokens</dt>
+            <dd>{formatTokens(totals.outputTokens)}</dd>
+          </div>
+          <div className="stat">
+            <dt>Cache read / write</dt>
+            <dd>
+              {formatTokens(totals.cacheReadTokens)} / {formatTokens(totals.cacheWriteTokens)}
+            </dd>
+          </div>
+          <div className="stat">
+            <dt>Cost</dt>
+            <dd>{formatCost(totals.costUsd)}</dd>
+          </div>
+        </dl>
+      )}
+      {data && (
+        <section className="card">
+          <UsageChart runs={runs} from={from} to={now} models={byModel.map(([m]) => m)} />
+          {runs.length === 0 && <p className="muted small">No runs in this period.</p>}
+        </section>
+      )}
+      {byModel.length > 0 && (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">Usage by model</caption>
+            <thead>
+              <tr>
+                <th scope="col">Model</th>
+                <th scope="col">Runs</th>
+                <th scope="col">Input</th>
+                <th scope="col">Output</th>
+                <th scope="col">Avg duration</th>
+                <th scope="col">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {byModel.map(([model, m]) => (
+                <tr key={model}>
+                  <th scope="row">{model}</th>
+                  <td>{m.runs}</td>
+                  <td>{formatTokens(m.input)}</td>
+                  <td>{formatTokens(m.output)}</td>
+                  <td>{formatDuration(m.duration / m.runs)}</td>
+                  <td>{formatCost(m.cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
