@@ -115,7 +115,13 @@ export interface RawStep extends StepTiming {
   events: { event: string; data: unknown }[];
 }
 
-export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep;
+/** Benchmarks: `count` text deltas, each `⟨epoch ms⟩` stamped when written. */
+export interface ClockStep extends StepTiming {
+  kind: "clock";
+  count?: number;
+}
+
+export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep | ClockStep;
 
 /** Body of POST /_control/scripts. */
 export interface ScriptRegistration {

@@ -260,6 +260,8 @@ function planStep(step, context) {
       return planPartialText(step, context, "hang");
     case "raw":
       return planRaw(step);
+    case "clock":
+      return planClock(step, context);
     default:
       return planHttpError({ status: 400, message: `fake-upstream: unknown step kind ${JSON.stringify(step.kind)}` });
   }
@@ -323,6 +325,33 @@ function planPartialText(step, context, ending) {
 function planRaw(step) {
   const events = (step.events ?? []).map((e, i) => ({ ...sse(e.event, e.data), delayMs: i === 0 ? 0 : step.delayMs ?? 0 }));
   return { type: "sse", ending: "end", events };
+}
+
+/**
+ * For benchmarks: `count` text deltas, each carrying the moment it was written as `⟨epoch ms⟩`
+ * (performance.timeOrigin + performance.now()), so a client in the same process can measure the
+ * latency of every token end to end.
+ */
+function planClock(step, context) {
+  const stamp = () => ({
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "text_delta", text: `⟨${(performance.timeOrigin + performance.now()).toFixed(3)}⟩` },
+  });
+  const deltas = Array.from({ length: step.count ?? 50 }, () => ({ event: "content_block_delta", data: stamp, delayMs: step.delayMs ?? 0 }));
+  const usage = makeUsage(context, undefined, (step.count ?? 50) * 18);
+  return {
+    type: "sse",
+    ending: "end",
+    events: [
+      messageStartEvent(context, usage),
+      sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      ...deltas,
+      sse("content_block_stop", { type: "content_block_stop", index: 0 }),
+      sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: finalUsage(usage) }),
+      sse("message_stop", { type: "message_stop" }),
+    ],
+  };
 }
 
 /** Builds content_block_* events with consecutive indexes, the way the API numbers them. */
@@ -488,7 +517,8 @@ async function sendStream(res, plan) {
   for (const event of plan.events) {
     if (event.delayMs && (await sleepUnlessClosed(event.delayMs, closed))) return;
     if (res.destroyed) return;
-    await writeChunk(res, `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`, closed);
+    const data = typeof event.data === "function" ? event.data() : event.data; // clock steps stamp at send time
+    await writeChunk(res, `event: ${event.event}\ndata: ${JSON.stringify(data)}\n\n`, closed);
   }
 
   if (plan.ending === "cut") {
