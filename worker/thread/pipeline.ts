@@ -40,28 +40,27 @@ export interface RunRequest {
 const isPrompt = (v: unknown): v is StructuredPrompt =>
   typeof (v as StructuredPrompt)?.system === "string" && typeof (v as StructuredPrompt)?.prompt === "string";
 
-export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promise<RunOutcome> {
-  const { plugins, logger } = deps;
-  const startedAt = Date.now();
-  const { threadId, runId } = req;
-
-  // Step 0: the thread as stored now, and the plugins as configured now.
-  const [row, configs] = await Promise.all([findThread(deps.db, threadId), syncPluginConfigs(deps.db)]);
+/** Step 0: the thread as stored now, the plugins as configured now, and the run they make. */
+async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">): Promise<RunInfo> {
+  const [row, configs] = await Promise.all([findThread(deps.db, req.threadId), syncPluginConfigs(deps.db)]);
   if (!row) throw new RunError("internal", "The thread no longer exists", false);
-  plugins.apply(configs);
-  const resident = deps.conversation.beginRun(row.sessionId);
-  const run: RunInfo = {
-    threadId,
-    runId,
+  deps.plugins.apply(configs);
+  return {
+    threadId: req.threadId,
+    runId: req.runId,
     messageId: req.message.id,
     thread: toThread(row),
     ownerId: row.ownerId,
     model: row.model,
     content: req.message.content,
-    resident,
+    resident: deps.conversation.beginRun(row.sessionId),
     taskId: req.taskId,
-    startedAt,
+    startedAt: Date.now(),
   };
+}
+
+/** The core's broadcast for one run: ids added, buffered deltas flushed first so order holds. */
+function runBroadcaster(deps: PipelineDeps, threadId: string, runId: string) {
   const coalescer = new DeltaCoalescer(deps.streamFlushMs, (type, delta) =>
     deps.broadcast("pipeline:stream", { threadId, runId, type, delta }),
   );
@@ -69,6 +68,15 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     coalescer.flush();
     deps.broadcast(event, { threadId, runId, ...data });
   };
+  return { coalescer, broadcast };
+}
+
+export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promise<RunOutcome> {
+  const { plugins, logger } = deps;
+  const { threadId, runId } = req;
+  const run = await beginRun(deps, req);
+  const startedAt = run.startedAt;
+  const { coalescer, broadcast } = runBroadcaster(deps, threadId, runId);
 
   broadcast("pipeline:start", { messageId: req.message.id });
   await runNotify(plugins.entries("onPipelineStart"), "onPipelineStart", [run], logger);
@@ -217,6 +225,18 @@ async function persistRun(
   };
   await deps.db.batch([deps.db.insert(messages).values(row), updateThread]);
   return toMessage(row);
+}
+
+/**
+ * A run that an earlier instance of the object started and never finished (it was evicted or
+ * restarted): it fails as `interrupted` through the same path as any failure, with the text that
+ * had reached the clients kept.
+ */
+export async function failLostRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">, streamedText: string): Promise<RunOutcome> {
+  const run = await beginRun(deps, req);
+  const { broadcast } = runBroadcaster(deps, req.threadId, req.runId);
+  const error = new RunError("interrupted", "The thread restarted during this run", true);
+  return failRun(deps, run, error, { output: streamedText, usage: emptyUsage() }, broadcast);
 }
 
 async function failRun(

@@ -19,7 +19,7 @@ import { PLUGINS, PluginHost } from "../plugins/registry";
 import { runNotify } from "../plugins/runners";
 import { eq } from "drizzle-orm";
 import { Broadcaster } from "./broadcaster";
-import { handleMessage, type PipelineDeps } from "./pipeline";
+import { failLostRun, handleMessage, type PipelineDeps } from "./pipeline";
 import { ResidentConversation } from "./resident-conversation";
 import { RoomStore, type InboxItem } from "./room-store";
 import { frameFor, parseClientFrame } from "./socket-frames";
@@ -263,10 +263,9 @@ export class ThreadRoom extends DurableObject<Env> {
     }
   }
 
-  /** The object restarted mid-run: keep what was streamed (it is in the replay buffer), fail cleanly. */
+  /** The object restarted mid-run: what was streamed is in the replay buffer; fail it cleanly. */
   private async failLostRun(item: InboxItem): Promise<void> {
     const runId = item.runId ?? newId("run");
-    const threadId = item.message.threadId;
     const first = this.store.firstSeqOf(runId);
     let text = "";
     if (first !== null) {
@@ -275,21 +274,13 @@ export class ThreadRoom extends DurableObject<Env> {
         if (f.event === "pipeline:stream" && f.data.runId === runId && f.data.type === "text") text += f.data.delta ?? "";
       }
     }
-    const now = this.clock.now();
-    const writes: any[] = [this.db.update(threads).set({ lastActivity: now, updatedAt: now }).where(eq(threads.id, threadId))];
-    let assistant: Message | undefined;
-    if (text) {
-      assistant = {
-        id: newId("msg", now), threadId, role: "assistant", kind: "text", source: "assistant", content: text,
-        model: null, metadata: { runId, error: "interrupted" }, clientMessageId: null, createdAt: now,
-      };
-      writes.unshift(this.db.insert(messages).values(assistant).onConflictDoNothing());
+    const req = { threadId: item.message.threadId, runId, message: item.message, taskId: item.taskId ?? undefined };
+    try {
+      await failLostRun(this.pipelineDeps(), req, text);
+    } catch (err) {
+      this.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
+      this.broadcaster.emit("pipeline:error", { threadId: req.threadId, runId, code: "interrupted", message: "The thread restarted during this run", retryable: true });
     }
-    await this.db.batch(writes as [any, ...any[]]);
-    if (assistant) this.broadcaster.emit("chat:message", { threadId, message: assistant });
-    this.broadcaster.emit("pipeline:error", {
-      threadId, runId, code: "interrupted", message: "The thread restarted during this run", retryable: true,
-    });
   }
 
   // --- wiring ------------------------------------------------------------------------------
