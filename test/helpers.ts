@@ -29,7 +29,31 @@ export async function json<T = any>(res: Response | Promise<Response>): Promise<
 export async function createThread(body: Record<string, unknown> = {}, token?: string) {
   const res = await api("/api/threads", { body, token });
   if (res.status !== 201) throw new Error(`create thread: ${res.status} ${await res.text()}`);
-  return (await res.json<{ thread: any }>()).thread;
+  const { thread } = await res.json<{ thread: any }>();
+  created.add(thread.id);
+  return thread;
+}
+
+const created = new Set<string>();
+
+/**
+ * Waits until no thread made by this file (nor its task threads) is running or has work queued, so a
+ * test ends with nothing left running in the background.
+ */
+export async function settle(timeoutMs = 15_000): Promise<void> {
+  const ids = new Set(created);
+  const rows = await env.DB.prepare("SELECT thread_id FROM tasks").all<{ thread_id: string }>();
+  for (const r of rows.results) ids.add(r.thread_id);
+  const deadline = Date.now() + timeoutMs;
+  for (const id of ids) {
+    const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
+    for (;;) {
+      const state = await room.prewarm(id);
+      if (!state.running && state.queued === 0) break;
+      if (Date.now() > deadline) throw new Error(`thread ${id} still busy after ${timeoutMs}ms`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
 }
 
 /** A unique marker: put it in a message and the fake upstream plays the script registered for it. */

@@ -17,8 +17,13 @@ export interface NewThread {
 }
 
 export async function createThread(db: Db, input: NewThread): Promise<ThreadRow> {
-  const now = Date.now();
-  const row: ThreadRow = {
+  const row = newThreadRow(input);
+  await db.insert(threads).values(row);
+  return row;
+}
+
+export function newThreadRow(input: NewThread, now = Date.now()): ThreadRow {
+  return {
     id: newId("thr", now),
     ownerId: input.ownerId,
     source: input.source ?? "web",
@@ -33,8 +38,6 @@ export async function createThread(db: Db, input: NewThread): Promise<ThreadRow>
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(threads).values(row);
-  return row;
 }
 
 /** The thread if `ownerId` owns it; another user's thread is indistinguishable from none. */

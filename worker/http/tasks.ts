@@ -4,7 +4,11 @@ import { z } from "zod";
 import { database } from "../db/client";
 import { tasks } from "../db/schema";
 import { toTask } from "../db/shapes";
-import type { AppEnv } from "./app-env";
+import type { Env } from "../env";
+import type { AcceptInput } from "../thread/room";
+import { finishTask, isTerminal, type TaskPorts } from "../plugins/delegation/tasks";
+import { roomOf, type AppEnv } from "./app-env";
+import { ApiError, notFound } from "./errors";
 import { queryParams } from "./validate";
 
 const query = z.object({
@@ -12,11 +16,35 @@ const query = z.object({
   status: z.enum(["pending", "running", "evaluating", "completed", "failed", "cancelled"]).optional(),
 });
 
-export const taskRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const q = queryParams(c, query);
-  const where: (SQL | undefined)[] = [eq(tasks.ownerId, c.var.userId)];
-  if (q.threadId) where.push(or(eq(tasks.threadId, q.threadId), eq(tasks.parentThreadId, q.threadId)));
-  if (q.status) where.push(eq(tasks.status, q.status));
-  const rows = await database(c.env.DB).select().from(tasks).where(and(...where)).orderBy(desc(tasks.createdAt)).limit(500);
-  return c.json({ tasks: rows.map(toTask) });
-});
+/** The task ports as the Worker has them: D1, and the threads' objects by RPC. */
+function workerPorts(env: Env): TaskPorts {
+  return {
+    db: database(env.DB),
+    broadcast: (threadId, event, data) => roomOf(env, threadId).broadcastEvent(threadId, event, data),
+    sendToThread: async (threadId, content, options = {}) => {
+      const input: AcceptInput = { threadId, content, ...options, source: options.source ?? "delegation" };
+      const { message } = await roomOf(env, threadId).accept(input);
+      return message;
+    },
+  };
+}
+
+export const taskRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const q = queryParams(c, query);
+    const where: (SQL | undefined)[] = [eq(tasks.ownerId, c.var.userId)];
+    if (q.threadId) where.push(or(eq(tasks.threadId, q.threadId), eq(tasks.parentThreadId, q.threadId)));
+    if (q.status) where.push(eq(tasks.status, q.status));
+    const rows = await database(c.env.DB).select().from(tasks).where(and(...where)).orderBy(desc(tasks.createdAt)).limit(500);
+    return c.json({ tasks: rows.map(toTask) });
+  })
+  .post("/:id/cancel", async (c) => {
+    const db = database(c.env.DB);
+    const row = await db.query.tasks.findFirst({ where: and(eq(tasks.id, c.req.param("id")), eq(tasks.ownerId, c.var.userId)) });
+    if (!row) throw notFound("Task not found");
+    if (isTerminal(row.status)) throw new ApiError("conflict", `The task is already ${row.status}`);
+    // The record first, so the child's object sees the cancellation when its current run ends.
+    const task = await finishTask(workerPorts(c.env), row, { status: "cancelled", result: "Cancelled by the user", event: "task:failed" }, false);
+    await roomOf(c.env, row.threadId).cancelTask(row.id);
+    return c.json({ task }, 202);
+  });

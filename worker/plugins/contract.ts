@@ -31,6 +31,7 @@ export interface RunInfo {
   model: string;
   /** The text the run answers (the user's message, or a task's iteration prompt). */
   content: string;
+  message: Message;
   /** True when the object holds a live conversation for this thread (the model has the history). */
   resident: boolean;
   /** Set when this run is an iteration of a delegated task. */
@@ -119,6 +120,17 @@ export interface SendOptions {
   role?: "user" | "system";
   source?: string;
   metadata?: Record<string, unknown>;
+  /** The message is an iteration of this task. */
+  taskId?: string;
+  /** false: store and broadcast the message without running the pipeline on it. */
+  run?: boolean;
+}
+
+/** Every plugin's task hooks, for the plugin that runs tasks (delegation) to call. */
+export interface TaskHooks {
+  created(task: Task): Promise<void>;
+  validate(task: Task, result: string): Promise<{ accepted: true } | { accepted: false; feedback: string; plugin: string }>;
+  failed(task: Task, reason: string): Promise<void>;
 }
 
 export interface PluginContext<S = Record<string, unknown>> {
@@ -133,6 +145,7 @@ export interface PluginContext<S = Record<string, unknown>> {
   sendToThread(threadId: string, content: string, options?: SendOptions): Promise<Message>;
   /** Broadcasts an event to a thread's sockets (any thread: other threads are reached by RPC). */
   broadcast(threadId: string, event: string, data: Record<string, unknown>): Promise<void>;
+  tasks: TaskHooks;
 }
 
 export interface PluginDefinition<S extends Record<string, unknown> = Record<string, unknown>> {

@@ -9,6 +9,7 @@ import { activityPlugin } from "./activity";
 import { contextPlugin } from "./context";
 import { timePlugin } from "./time";
 import { webPlugin } from "./web";
+import { delegationPlugin } from "./delegation";
 import { metricsPlugin } from "./metrics";
 
 export const PLUGINS: PluginDefinition<any>[] = [
@@ -16,6 +17,7 @@ export const PLUGINS: PluginDefinition<any>[] = [
   contextPlugin,
   timePlugin,
   webPlugin,
+  delegationPlugin,
   metricsPlugin,
 ];
 

@@ -1,7 +1,7 @@
 import type { Command } from "../plugins/contract";
 
 const COMMAND_LINE = /^\/([a-z][a-z0-9-]*)(?:[ \t]+(.*))?$/;
-const FENCE = /^\s*(```|~~~)/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
 
 /**
  * The commands in a model's (or a user's) text: lines that are exactly `/name args`, outside fenced
@@ -13,8 +13,9 @@ export function parseCommands(text: string): Command[] {
   for (const line of text.split(/\r?\n/)) {
     const marker = line.match(FENCE)?.[1];
     if (marker) {
+      // As in CommonMark: a fence closes with the same character, at least as many times.
       if (fence === null) fence = marker;
-      else if (marker === fence) fence = null;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
       continue;
     }
     if (fence !== null) continue;

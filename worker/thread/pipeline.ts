@@ -53,6 +53,7 @@ async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">): Pr
     ownerId: row.ownerId,
     model: row.model,
     content: req.message.content,
+    message: req.message,
     resident: deps.conversation.beginRun(row.sessionId),
     taskId: req.taskId,
     startedAt: Date.now(),

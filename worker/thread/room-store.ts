@@ -105,6 +105,11 @@ export class RoomStore {
     };
   }
 
+  /** Removes a task's iterations that have not started yet; answers how many. */
+  dropQueuedForTask(taskId: string): number {
+    return this.sql.exec("DELETE FROM inbox WHERE task_id = ? AND state = 'queued'", taskId).rowsWritten;
+  }
+
   markRunning(pos: number, runId: string): void {
     this.sql.exec("UPDATE inbox SET state = 'running', run_id = ? WHERE pos = ?", runId, pos);
   }

@@ -16,7 +16,7 @@ import { MonotonicClock, newId } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
 import type { BroadcastFrame, PluginContext, PluginDefinition, SendOptions } from "../plugins/contract";
 import { PLUGINS, PluginHost } from "../plugins/registry";
-import { runNotify } from "../plugins/runners";
+import { runNotify, runValidate } from "../plugins/runners";
 import { eq } from "drizzle-orm";
 import { Broadcaster } from "./broadcaster";
 import { failLostRun, handleMessage, type PipelineDeps } from "./pipeline";
@@ -32,6 +32,8 @@ export interface AcceptInput {
   source?: string;
   metadata?: Record<string, unknown>;
   taskId?: string;
+  /** false: store and broadcast only (a notification), no pipeline run. */
+  run?: boolean;
 }
 
 interface SocketAttachment {
@@ -52,7 +54,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private broadcaster: Broadcaster;
   private conversation: ResidentConversation;
   private pumping = false;
-  private running: { runId: string; controller: AbortController } | null = null;
+  private running: { runId: string; taskId: string | null; controller: AbortController } | null = null;
   private accepting = new Map<string, Promise<Message>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -103,11 +105,17 @@ export class ThreadRoom extends DurableObject<Env> {
       const message = await stored;
       if (cid) this.store.rememberClientId(cid, message);
       this.broadcaster.emit("chat:message", { threadId: input.threadId, message });
-      void this.pump();
+      if (input.run !== false) void this.pump();
       return { message, duplicate: false };
     } finally {
       if (cid) this.accepting.delete(cid);
     }
+  }
+
+  /** A task was cancelled: its waiting iterations go, its running one is stopped. */
+  async cancelTask(taskId: string): Promise<void> {
+    this.store.dropQueuedForTask(taskId);
+    if (this.running?.taskId === taskId) this.running.controller.abort(ABORT_STOP);
   }
 
   async stop(): Promise<{ stopped: boolean }> {
@@ -236,7 +244,7 @@ export class ThreadRoom extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), runTimeoutMs(this.env));
-    this.running = { runId, controller };
+    this.running = { runId, taskId: item.taskId, controller };
     const d1Before = { ...this.d1Usage };
     try {
       const outcome = await handleMessage(this.pipelineDeps(), {
@@ -304,7 +312,7 @@ export class ThreadRoom extends DurableObject<Env> {
       this.db.update(threads).set({ lastActivity: now, updatedAt: now }).where(eq(threads.id, input.threadId)),
     ]);
     // Queued only once stored: a message that is not in D1 is not acknowledged, so never run.
-    this.store.enqueue(message, input.taskId ?? null);
+    if (input.run !== false) this.store.enqueue(message, input.taskId ?? null);
     return message;
   }
 
@@ -349,13 +357,26 @@ export class ThreadRoom extends DurableObject<Env> {
         sockets: () => room.ctx.getWebSockets(),
       },
       sendToThread: async (threadId: string, content: string, options: SendOptions = {}) => {
-        const input = { threadId, content, role: options.role, source: options.source ?? def.name, metadata: options.metadata };
+        const input: AcceptInput = {
+          threadId,
+          content,
+          role: options.role,
+          source: options.source ?? def.name,
+          metadata: options.metadata,
+          taskId: options.taskId,
+          run: options.run,
+        };
         const target = threadId === this.store.getMeta("threadId") ? this : roomStub(this.env, threadId);
         return (await target.accept(input)).message;
       },
       broadcast: async (threadId: string, event: string, data: Record<string, unknown>) => {
         if (threadId === this.store.getMeta("threadId")) this.broadcaster.emit(event, data);
         else await roomStub(this.env, threadId).broadcastEvent(threadId, event, data);
+      },
+      tasks: {
+        created: async (task) => runNotify(this.plugins.entries("onTaskCreate"), "onTaskCreate", [task], this.logger),
+        validate: (task, result) => runValidate(this.plugins.entries("onTaskComplete"), "onTaskComplete", [task, result], this.logger),
+        failed: async (task, reason) => runNotify(this.plugins.entries("onTaskFailed"), "onTaskFailed", [task, reason], this.logger),
       },
     };
   }

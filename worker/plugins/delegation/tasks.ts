@@ -1,0 +1,156 @@
+// Tasks as the delegation plugin keeps them: created in the parent's object, iterated in the child's,
+// reported back to the parent. D1's tasks table is the record; every transition goes through here.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { tasks, threads, type TaskRow } from "../../db/schema";
+import { toTask, type Task } from "../../db/shapes";
+import { newThreadRow } from "../../db/threads";
+import { newId } from "../../lib/ids";
+import type { PluginContext } from "../contract";
+
+/** What task code needs of its host: a plugin context, or the Worker acting for a route. */
+export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread">;
+
+export interface Limits {
+  maxIterations: number;
+  maxDepth: number;
+  maxConcurrentTasks: number;
+  costCapUsd: number;
+}
+
+export interface DelegateRequest {
+  prompt: string;
+  model?: string;
+  maxIterations?: number;
+}
+
+export interface Delegator {
+  threadId: string;
+  ownerId: string;
+  model: string;
+}
+
+const ACTIVE = ["pending", "running", "evaluating"] as const;
+export const isTerminal = (status: Task["status"]) => status === "completed" || status === "failed" || status === "cancelled";
+
+export async function loadTask(ports: Pick<TaskPorts, "db">, id: string): Promise<TaskRow | undefined> {
+  return ports.db.query.tasks.findFirst({ where: eq(tasks.id, id) });
+}
+
+export async function taskOfThread(ports: Pick<TaskPorts, "db">, threadId: string): Promise<TaskRow | undefined> {
+  return ports.db.query.tasks.findFirst({ where: eq(tasks.threadId, threadId) });
+}
+
+export async function updateTask(ports: Pick<TaskPorts, "db">, id: string, patch: Partial<TaskRow>): Promise<Task> {
+  const [row] = await ports.db.update(tasks).set({ ...patch, updatedAt: Date.now() }).where(eq(tasks.id, id)).returning();
+  return toTask(row);
+}
+
+export function iterationPrompt(task: Pick<Task, "prompt" | "maxIterations">, iteration: number, feedback?: string): string {
+  if (iteration === 1 || !feedback) return task.prompt;
+  return (
+    `Your previous result was not accepted (iteration ${iteration - 1} of ${task.maxIterations}).\n\n` +
+    `Feedback: ${feedback}\n\nAddress the feedback and give your complete result again.`
+  );
+}
+
+/** Creates the task thread and its task, then starts the first iteration in the child's object. */
+export async function delegate(
+  ports: TaskPorts,
+  onCreated: (task: Task) => Promise<void>,
+  from: Delegator,
+  req: DelegateRequest,
+  limits: Limits,
+): Promise<{ ok: true; task: Task } | { ok: false; reason: string }> {
+  const prompt = req.prompt.trim();
+  if (!prompt) return { ok: false, reason: "A delegation needs a prompt" };
+  const parentTask = await taskOfThread(ports, from.threadId);
+  const depth = (parentTask?.depth ?? 0) + 1;
+  if (depth > limits.maxDepth) return { ok: false, reason: `Delegation depth limit reached (${limits.maxDepth})` };
+  const [{ active }] = await ports.db
+    .select({ active: sql<number>`count(*)` })
+    .from(tasks)
+    .where(and(eq(tasks.parentThreadId, from.threadId), inArray(tasks.status, [...ACTIVE])));
+  if (active >= limits.maxConcurrentTasks) {
+    return { ok: false, reason: `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` };
+  }
+  const now = Date.now();
+  const model = req.model ?? from.model;
+  const child = newThreadRow(
+    {
+      ownerId: from.ownerId,
+      name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
+      kind: "task",
+      model,
+      parentThreadId: from.threadId,
+      source: "delegation",
+    },
+    now,
+  );
+  const row: TaskRow = {
+    id: newId("task", now),
+    ownerId: from.ownerId,
+    threadId: child.id,
+    parentThreadId: from.threadId,
+    status: "pending",
+    prompt,
+    result: null,
+    model,
+    depth,
+    maxIterations: Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), 20),
+    currentIteration: 1,
+    costUsd: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ports.db.batch([ports.db.insert(threads).values(child), ports.db.insert(tasks).values(row)]);
+  const task = toTask(row);
+  await onCreated(task);
+  await ports.broadcast(from.threadId, "task:created", { threadId: from.threadId, task });
+  await ports.sendToThread(child.id, iterationPrompt(task, 1), { role: "user", source: "delegation", taskId: task.id });
+  return { ok: true, task };
+}
+
+/** Tells the parent thread how a task ended; `react` also runs the parent's agent on the news. */
+export async function notifyParent(ports: TaskPorts, task: Task, react: boolean): Promise<void> {
+  if (!task.parentThreadId) return;
+  const head = `[Task ${task.id} ${task.status} after ${task.currentIteration} iteration(s), in thread ${task.threadId}]`;
+  const body = task.status === "completed" ? `Result:\n\n${task.result ?? ""}` : `Reason: ${task.result ?? task.status}`;
+  const message = await ports.sendToThread(task.parentThreadId, `${head}\n\n${body}`, {
+    role: "system",
+    source: "delegation",
+    run: react,
+    metadata: {
+      type: "cross-thread-notification",
+      sourceThreadId: task.threadId,
+      taskId: task.id,
+      status: task.status,
+      iterations: task.currentIteration,
+    },
+  });
+  await ports.broadcast(task.parentThreadId, "thread:notification", {
+    threadId: task.parentThreadId,
+    sourceThreadId: task.threadId,
+    taskId: task.id,
+    status: task.status,
+    message,
+  });
+}
+
+/** Ends a task for good (completed, failed or cancelled), on both threads. */
+export async function finishTask(
+  ports: TaskPorts,
+  task: Pick<Task, "id">,
+  outcome: { status: "completed" | "failed" | "cancelled"; result: string; event: "task:validated" | "task:failed" },
+  react: boolean,
+): Promise<Task> {
+  const done = await updateTask(ports, task.id, { status: outcome.status, result: outcome.result });
+  await ports.db
+    .update(threads)
+    .set({ status: outcome.status === "completed" ? "completed" : "failed", updatedAt: Date.now() })
+    .where(eq(threads.id, done.threadId));
+  for (const threadId of [done.parentThreadId, done.threadId]) {
+    if (threadId) await ports.broadcast(threadId, outcome.event, { threadId, task: done });
+  }
+  await notifyParent(ports, done, react);
+  return done;
+}
