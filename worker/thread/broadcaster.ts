@@ -22,11 +22,12 @@ export class Broadcaster {
   }
 
   emit(event: string, data: Record<string, unknown>): BroadcastFrame {
+    const threadId = this.threadId(); // throws for an object with no thread: nothing is written then
     const seq = ++this.seq;
     const timestamp = Date.now();
     const json = JSON.stringify({ event, data, timestamp, seq });
     this.store.appendEvent(seq, json);
-    const frame = { threadId: this.threadId(), event, data, timestamp, seq, json };
+    const frame = { threadId, event, data, timestamp, seq, json };
     this.deliver(frame);
     return frame;
   }

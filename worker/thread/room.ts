@@ -56,6 +56,9 @@ export class ThreadRoom extends DurableObject<Env> {
   private pumping = false;
   private running: { runId: string; taskId: string | null; controller: AbortController } | null = null;
   private accepting = new Map<string, Promise<Message>>();
+  private runDone: Promise<void> | null = null;
+  /** Set once the thread is deleted: this instance takes no more work. */
+  private destroyed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -91,6 +94,7 @@ export class ThreadRoom extends DurableObject<Env> {
 
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
   async accept(input: AcceptInput): Promise<{ message: Message; duplicate: boolean }> {
+    if (this.destroyed) throw new RunError("internal", "This thread was deleted", false);
     this.bind(input.threadId);
     const cid = input.clientMessageId;
     if (cid) {
@@ -149,9 +153,11 @@ export class ThreadRoom extends DurableObject<Env> {
     return { running: this.running !== null, queued: this.store.queuedCount() };
   }
 
-  /** The thread was deleted: stop, disconnect, forget everything. */
+  /** The thread was deleted: stop, let the run unwind, disconnect, forget everything. */
   async destroy(): Promise<void> {
+    this.destroyed = true;
     this.running?.controller.abort(ABORT_STOP);
+    if (this.runDone) await Promise.race([this.runDone, new Promise((r) => setTimeout(r, 5_000))]);
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.close(1000, "thread deleted");
@@ -214,7 +220,7 @@ export class ThreadRoom extends DurableObject<Env> {
   // --- the run queue -----------------------------------------------------------------------
 
   async alarm(): Promise<void> {
-    if (!this.store.head()) return;
+    if (this.destroyed || !this.store.head()) return;
     if (!this.pumping) void this.pump();
     await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
   }
@@ -224,11 +230,12 @@ export class ThreadRoom extends DurableObject<Env> {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      for (let item = this.store.head(); item; item = this.store.head()) {
+      for (let item = this.store.head(); item && !this.destroyed; item = this.store.head()) {
         // `pumping` lives in memory: a run marked running that this instance did not start was lost.
-        if (item.state === "running") await this.failLostRun(item);
-        else await this.execute(item);
-        this.store.dequeue(item.pos);
+        this.runDone = item.state === "running" ? this.failLostRun(item) : this.execute(item);
+        await this.runDone;
+        this.runDone = null;
+        if (!this.destroyed) this.store.dequeue(item.pos);
       }
     } catch (err) {
       this.logger.error("queue stalled; the watchdog will retry", { error: String(err) });
