@@ -11,6 +11,7 @@ import { messages, threads } from "../db/schema";
 import type { Message, Thread } from "../db/shapes";
 import { numberVar, type Env } from "../env";
 import { createInvoker, runTimeoutMs } from "../invoker/client";
+import type { Invoker } from "../invoker/invoke";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
 import { MonotonicClock, newId } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
@@ -57,6 +58,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private running: { runId: string; taskId: string | null; controller: AbortController } | null = null;
   private accepting = new Map<string, Promise<Message>>();
   private runDone: Promise<void> | null = null;
+  private invoker: Invoker | null = null;
   /** Set once the thread is deleted: this instance takes no more work. */
   private destroyed = false;
 
@@ -339,7 +341,7 @@ export class ThreadRoom extends DurableObject<Env> {
     return {
       db: this.db,
       plugins: this.plugins,
-      invoker: createInvoker(this.env),
+      invoker: (this.invoker ??= createInvoker(this.env)),
       conversation: this.conversation,
       logger: this.logger,
       clock: this.clock,
