@@ -157,8 +157,10 @@ export interface PluginDefinition<S extends Record<string, unknown> = Record<str
   tools?: ToolDefinition[];
   /** Called once per thread object; returns the hooks this plugin implements. */
   register(ctx: PluginContext<S>): Hooks;
+  /** Once per thread object, before its first run (after register). A throw is logged. */
   start?(ctx: PluginContext<S>): Promise<void>;
-  stop?(): Promise<void>;
+  /** When the thread object is destroyed (its thread deleted). */
+  stop?(ctx: PluginContext<S>): Promise<void>;
   /** A longer bound for hooks that legitimately take long (a validator calling the model). */
   hookTimeoutMs?: number;
 }

@@ -98,6 +98,29 @@ export class PluginHost {
     this.rebuild();
   }
 
+  /** Runs every plugin's `start` once; later calls answer the same promise. */
+  start(): Promise<void> {
+    this.started ??= this.lifecycle("start");
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    if (this.started) await this.lifecycle("stop");
+    this.started = null;
+  }
+
+  private started: Promise<void> | null = null;
+
+  private async lifecycle(phase: "start" | "stop"): Promise<void> {
+    for (const p of this.plugins) {
+      try {
+        await p.def[phase]?.(p.ctx);
+      } catch (err) {
+        this.logger.error(`plugin ${phase} failed`, { plugin: p.def.name, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
   /** Applies configs read from D1; unknown names are ignored, missing ones keep their defaults. */
   apply(configs: PluginConfig[]): void {
     for (const c of configs) {

@@ -45,6 +45,7 @@ async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">): Pr
   const [row, configs] = await Promise.all([findThread(deps.db, req.threadId), syncPluginConfigs(deps.db)]);
   if (!row) throw new RunError("internal", "The thread no longer exists", false);
   deps.plugins.apply(configs);
+  await deps.plugins.start();
   return {
     threadId: req.threadId,
     runId: req.runId,

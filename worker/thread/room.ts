@@ -160,6 +160,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.destroyed = true;
     this.running?.controller.abort(ABORT_STOP);
     if (this.runDone) await Promise.race([this.runDone, new Promise((r) => setTimeout(r, 5_000))]);
+    await this.plugins.stop();
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.close(1000, "thread deleted");
