@@ -8,7 +8,7 @@ import { notFound } from "./errors";
 
 export type AppEnv = { Bindings: Env; Variables: AuthVars };
 
-export { roomStub as roomOf } from "../thread/room";
+export { roomStub } from "../thread/room-stub";
 
 /** The `:id` thread of the route, if the caller owns it; 404 otherwise, never another user's data. */
 export async function ownedThread(c: Context<AppEnv>, id = c.req.param("id")): Promise<ThreadRow> {

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { ownedThread, roomOf, type AppEnv } from "./app-env";
+import { ownedThread, roomStub, type AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
 
 export const MAX_CONTENT_CHARS = 100_000;
@@ -18,7 +18,7 @@ const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
 async function post(c: Context<AppEnv>, threadId: string, body: { content: string; clientMessageId?: string }) {
   const thread = await ownedThread(c, threadId);
   if (thread.status === "archived") throw new ApiError("conflict", "This thread is archived; unarchive it to write");
-  const { message, duplicate } = await roomOf(c.env, thread.id).accept({
+  const { message, duplicate } = await roomStub(c.env, thread.id).accept({
     threadId: thread.id,
     content: body.content,
     clientMessageId: body.clientMessageId,
@@ -37,7 +37,7 @@ export const chatRoutes = new Hono<AppEnv>()
   })
   .post("/threads/:id/stop", async (c) => {
     const thread = await ownedThread(c);
-    return c.json(await roomOf(c.env, thread.id).stop(), 202);
+    return c.json(await roomStub(c.env, thread.id).stop(), 202);
   })
   .get("/threads/:id/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
@@ -48,11 +48,11 @@ export const chatRoutes = new Hono<AppEnv>()
     const headers = new Headers(c.req.raw.headers);
     headers.set("x-thread-id", thread.id);
     headers.set("x-user-id", c.var.userId);
-    return roomOf(c.env, thread.id).fetch(new Request(c.req.url, { headers }));
+    return roomStub(c.env, thread.id).fetch(new Request(c.req.url, { headers }));
   })
   .post("/prewarm", async (c) => {
     const { threadId } = await jsonBody(c, prewarmBody);
     const thread = await ownedThread(c, threadId);
-    await roomOf(c.env, thread.id).prewarm(thread.id);
+    await roomStub(c.env, thread.id).prewarm(thread.id);
     return c.body(null, 204);
   });

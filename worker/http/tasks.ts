@@ -7,7 +7,7 @@ import { toTask } from "../db/shapes";
 import type { Env } from "../env";
 import type { AcceptInput } from "../thread/room";
 import { finishTask, isTerminal, type TaskPorts } from "../plugins/delegation/tasks";
-import { roomOf, type AppEnv } from "./app-env";
+import { roomStub, type AppEnv } from "./app-env";
 import { ApiError, notFound } from "./errors";
 import { queryParams } from "./validate";
 
@@ -20,10 +20,10 @@ const query = z.object({
 function workerPorts(env: Env): TaskPorts {
   return {
     db: database(env.DB),
-    broadcast: (threadId, event, data) => roomOf(env, threadId).broadcastEvent(threadId, event, data),
+    broadcast: (threadId, event, data) => roomStub(env, threadId).broadcastEvent(threadId, event, data),
     sendToThread: async (threadId, content, options = {}) => {
       const input: AcceptInput = { threadId, content, ...options, source: options.source ?? "delegation" };
-      const { message } = await roomOf(env, threadId).accept(input);
+      const { message } = await roomStub(env, threadId).accept(input);
       return message;
     },
   };
@@ -45,6 +45,6 @@ export const taskRoutes = new Hono<AppEnv>()
     if (isTerminal(row.status)) throw new ApiError("conflict", `The task is already ${row.status}`);
     // The record first, so the child's object sees the cancellation when its current run ends.
     const task = await finishTask(workerPorts(c.env), row, { status: "cancelled", result: "Cancelled by the user", event: "task:failed" }, false);
-    await roomOf(c.env, row.threadId).cancelTask(row.id);
+    await roomStub(c.env, row.threadId).cancelTask(row.id);
     return c.json({ task }, 202);
   });

@@ -8,7 +8,7 @@ import { threads } from "../db/schema";
 import { toMessage, toThread } from "../db/shapes";
 import { createThread, decodeCursor, listThreads, threadFamily, updateThread } from "../db/threads";
 import { ApiError } from "./errors";
-import { ownedThread, roomOf, type AppEnv } from "./app-env";
+import { ownedThread, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
 
 const name = z.string().trim().min(1).max(200);
@@ -61,7 +61,7 @@ export const threadRoutes = new Hono<AppEnv>()
     const row = await ownedThread(c);
     const updated = (await updateThread(database(c.env.DB), row.id, body)) ?? row;
     const thread = toThread(updated);
-    await roomOf(c.env, row.id).threadChanged(thread);
+    await roomStub(c.env, row.id).threadChanged(thread);
     return c.json({ thread });
   })
   .delete("/:id", async (c) => {
@@ -70,14 +70,14 @@ export const threadRoutes = new Hono<AppEnv>()
     const family = await threadFamily(db, row.id);
     await db.delete(threads).where(eq(threads.id, row.id));
     // D1 first: once the rows are gone nothing can reach the objects again, then clear their state.
-    await Promise.all(family.map((id) => roomOf(c.env, id).destroy()));
+    await Promise.all(family.map((id) => roomStub(c.env, id).destroy()));
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {
     const q = queryParams(c, messagesQuery);
     const row = await ownedThread(c);
     // The cursor is read before the rows, so whatever happens in between is replayed, not missed.
-    const lastSeq = await roomOf(c.env, row.id).replayCursor();
+    const lastSeq = await roomStub(c.env, row.id).replayCursor();
     const rows = await listMessages(database(c.env.DB), row.id, q);
     if (!rows) throw new ApiError("not_found", "No such message to page before");
     return c.json({ messages: rows.map(toMessage), lastSeq });

@@ -152,6 +152,18 @@ export class RoomStore {
     }
   }
 
+  /** The text a run had streamed to its clients, read back from the replay buffer. */
+  streamedText(runId: string): string {
+    const first = this.firstSeqOf(runId);
+    if (first === null) return "";
+    let text = "";
+    for (const json of this.eventsSince(first - 1)) {
+      const f = JSON.parse(json) as { event: string; data: { runId?: string; type?: string; delta?: string } };
+      if (f.event === "pipeline:stream" && f.data.runId === runId && f.data.type === "text") text += f.data.delta ?? "";
+    }
+    return text;
+  }
+
   firstSeqOf(runId: string): number | null {
     return this.sql.exec<{ first_seq: number }>("SELECT first_seq FROM runs WHERE run_id = ?", runId).toArray()[0]?.first_seq ?? null;
   }

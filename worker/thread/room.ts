@@ -15,14 +15,15 @@ import type { Invoker } from "../invoker/invoke";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
 import { MonotonicClock, newId } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
-import type { BroadcastFrame, PluginContext, PluginDefinition, SendOptions } from "../plugins/contract";
+import type { BroadcastFrame } from "../plugins/contract";
 import { PLUGINS, PluginHost } from "../plugins/registry";
-import { runNotify, runValidate } from "../plugins/runners";
+import { runNotify } from "../plugins/runners";
 import { eq } from "drizzle-orm";
 import { Broadcaster } from "./broadcaster";
 import { failLostRun, handleMessage, type PipelineDeps } from "./pipeline";
 import { ResidentConversation } from "./resident-conversation";
 import { RoomStore, type InboxItem } from "./room-store";
+import { pluginContextFor, type RoomHost } from "./plugin-context";
 import { frameFor, parseClientFrame } from "./socket-frames";
 
 export interface AcceptInput {
@@ -68,12 +69,20 @@ export class ThreadRoom extends DurableObject<Env> {
     this.store = new RoomStore(ctx.storage.sql);
     this.broadcaster = this.makeBroadcaster();
     this.conversation = new ResidentConversation(this.store);
-    this.plugins = new PluginHost(
-      PLUGINS,
-      (def, settings) => this.pluginContext(def, settings),
-      this.logger,
-      numberVar(env.HOOK_TIMEOUT_MS, 10_000),
-    );
+    const room = this;
+    const host: RoomHost = {
+      env,
+      db: this.db,
+      logger: this.logger,
+      get plugins() {
+        return room.plugins;
+      },
+      threadId: () => this.store.getMeta("threadId"),
+      sockets: () => this.ctx.getWebSockets(),
+      accept: (input) => this.accept(input),
+      emit: (event, data) => this.broadcaster.emit(event, data),
+    };
+    this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, host), this.logger, numberVar(env.HOOK_TIMEOUT_MS, 10_000));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
@@ -284,14 +293,7 @@ export class ThreadRoom extends DurableObject<Env> {
   /** The object restarted mid-run: what was streamed is in the replay buffer; fail it cleanly. */
   private async failLostRun(item: InboxItem): Promise<void> {
     const runId = item.runId ?? newId("run");
-    const first = this.store.firstSeqOf(runId);
-    let text = "";
-    if (first !== null) {
-      for (const json of this.store.eventsSince(first - 1)) {
-        const f = JSON.parse(json) as { event: string; data: { runId?: string; type?: string; delta?: string } };
-        if (f.event === "pipeline:stream" && f.data.runId === runId && f.data.type === "text") text += f.data.delta ?? "";
-      }
-    }
+    const text = this.store.streamedText(runId);
     const req = { threadId: item.message.threadId, runId, message: item.message, taskId: item.taskId ?? undefined };
     try {
       await failLostRun(this.pipelineDeps(), req, text);
@@ -351,47 +353,5 @@ export class ThreadRoom extends DurableObject<Env> {
       streamFlushMs: numberVar(this.env.STREAM_FLUSH_MS, 30),
     };
   }
-
-  private pluginContext(def: PluginDefinition<any>, settings: () => Record<string, unknown>): PluginContext<any> {
-    const room = this;
-    return {
-      name: def.name,
-      env: this.env,
-      db: this.db,
-      logger: consoleLogger(`plugin:${def.name}`),
-      get settings() {
-        return settings();
-      },
-      room: {
-        threadId: () => room.store.getMeta("threadId"),
-        sockets: () => room.ctx.getWebSockets(),
-      },
-      sendToThread: async (threadId: string, content: string, options: SendOptions = {}) => {
-        const input: AcceptInput = {
-          threadId,
-          content,
-          role: options.role,
-          source: options.source ?? def.name,
-          metadata: options.metadata,
-          taskId: options.taskId,
-          run: options.run,
-        };
-        const target = threadId === this.store.getMeta("threadId") ? this : roomStub(this.env, threadId);
-        return (await target.accept(input)).message;
-      },
-      broadcast: async (threadId: string, event: string, data: Record<string, unknown>) => {
-        if (threadId === this.store.getMeta("threadId")) this.broadcaster.emit(event, data);
-        else await roomStub(this.env, threadId).broadcastEvent(threadId, event, data);
-      },
-      tasks: {
-        created: async (task) => runNotify(this.plugins.entries("onTaskCreate"), "onTaskCreate", [task], this.logger),
-        validate: (task, result) => runValidate(this.plugins.entries("onTaskComplete"), "onTaskComplete", [task, result], this.logger),
-        failed: async (task, reason) => runNotify(this.plugins.entries("onTaskFailed"), "onTaskFailed", [task, reason], this.logger),
-      },
-    };
-  }
 }
 
-export function roomStub(env: Env, threadId: string) {
-  return env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
-}
