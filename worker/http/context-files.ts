@@ -11,7 +11,12 @@ const putBody = z.strictObject({ content: z.string().max(MAX_FILE_CHARS) });
 
 /** A relative path of plain segments: no empty, dot or dot-dot segments, no backslashes. */
 function contextPath(raw: string): string {
-  const path = decodeURIComponent(raw);
+  let path = "";
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape is the client's mistake: it falls through to the 400 below.
+  }
   const ok =
     path.length > 0 &&
     path.length <= 200 &&

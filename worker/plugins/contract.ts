@@ -143,6 +143,8 @@ export interface PluginContext<S = Record<string, unknown>> {
   room: RoomPort;
   /** Stores `content` in a thread and runs its pipeline (queued behind any run in progress). */
   sendToThread(threadId: string, content: string, options?: SendOptions): Promise<Message>;
+  /** The thread object's clock: strictly increasing, so rows stamped with it list in order. */
+  now(): number;
   /** Broadcasts an event to a thread's sockets (any thread: other threads are reached by RPC). */
   broadcast(threadId: string, event: string, data: Record<string, unknown>): Promise<void>;
   tasks: TaskHooks;
@@ -161,6 +163,6 @@ export interface PluginDefinition<S extends Record<string, unknown> = Record<str
   start?(ctx: PluginContext<S>): Promise<void>;
   /** When the thread object is destroyed (its thread deleted). */
   stop?(ctx: PluginContext<S>): Promise<void>;
-  /** A longer bound for hooks that legitimately take long (a validator calling the model). */
-  hookTimeoutMs?: number;
+  /** Bounds for hooks that legitimately take long (a validator calling the model), by hook. */
+  hookTimeoutMs?: Partial<Record<HookName, number>>;
 }

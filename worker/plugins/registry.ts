@@ -37,6 +37,16 @@ export function defaultSettings(def: PluginDefinition<any>): Record<string, unkn
 }
 
 /**
+ * Stored settings as the plugin's schema reads them: a row saved before a setting existed gets that
+ * setting's default, and a row the schema no longer accepts falls back to the defaults.
+ */
+function validSettings(def: PluginDefinition<any>, stored: Record<string, unknown> | null): Record<string, unknown> {
+  if (!def.settings) return {};
+  const parsed = def.settings.safeParse(stored ?? {});
+  return parsed.success ? (parsed.data as Record<string, unknown>) : defaultSettings(def);
+}
+
+/**
  * The stored configs, after making them match the code: rows for new plugins are created with their
  * default settings, rows of plugins that are gone are removed. Writes only when something differs.
  */
@@ -61,7 +71,7 @@ export async function syncPluginConfigs(db: Db, defs = PLUGINS): Promise<PluginC
   if (writes.length) await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
   return defs.map((d) => {
     const r = byName.get(d.name)!;
-    return { name: r.name, version: r.version, enabled: r.enabled, order: r.order, settings: r.settings ?? {} };
+    return { name: r.name, version: r.version, enabled: r.enabled, order: r.order, settings: validSettings(d, r.settings) };
   });
 }
 
@@ -160,7 +170,7 @@ export class PluginHost {
       for (const [hook, fn] of Object.entries(p.hooks) as [HookName, Function][]) {
         if (typeof fn !== "function") continue;
         const list = this.entryCache.get(hook) ?? [];
-        list.push({ plugin: p.def.name, fn: fn.bind(p.hooks), timeoutMs: p.def.hookTimeoutMs ?? this.defaultTimeoutMs });
+        list.push({ plugin: p.def.name, fn: fn.bind(p.hooks), timeoutMs: p.def.hookTimeoutMs?.[hook] ?? this.defaultTimeoutMs });
         this.entryCache.set(hook, list);
       }
     }

@@ -18,6 +18,7 @@ export interface RoomHost {
   sockets(): WebSocket[];
   accept(input: AcceptInput): Promise<{ message: Message }>;
   emit(event: string, data: Record<string, unknown>): void;
+  now(): number;
 }
 
 /** A plugin's context in one thread object; other threads are reached through their objects. */
@@ -38,6 +39,7 @@ export function pluginContextFor(
       return settings();
     },
     room: { threadId: host.threadId, sockets: host.sockets },
+    now: host.now,
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
       const input: AcceptInput = { threadId, content, ...options, source: options.source ?? def.name };
       const { message } = local(threadId) ? await host.accept(input) : await roomStub(env, threadId).accept(input);

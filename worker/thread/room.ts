@@ -81,6 +81,7 @@ export class ThreadRoom extends DurableObject<Env> {
       sockets: () => this.ctx.getWebSockets(),
       accept: (input) => this.accept(input),
       emit: (event, data) => this.broadcaster.emit(event, data),
+      now: () => this.clock.now(),
     };
     this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, host), this.logger, numberVar(env.HOOK_TIMEOUT_MS, 10_000));
     ctx.blockConcurrencyWhile(() => this.onStart());

@@ -23,8 +23,8 @@ export const activityPlugin: PluginDefinition = {
     const runs = new Map<string, RunActivity>();
 
     const add = (a: RunActivity, row: Omit<Row, "id" | "threadId" | "createdAt" | "source">) => {
-      // Strictly increasing times keep the rows in the order they happened when listed.
-      a.lastAt = Math.max(Date.now(), a.lastAt + 1);
+      // The object's clock: rows list in the order they happened, the core's messages included.
+      a.lastAt = ctx.now();
       const metadata = { runId: a.run.runId, ...(row.metadata ?? {}) };
       a.rows.push({ ...row, metadata, id: newId("msg", a.lastAt), threadId: a.run.threadId, source: "activity", createdAt: a.lastAt });
     };

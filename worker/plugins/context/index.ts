@@ -23,7 +23,7 @@ export const contextPlugin: PluginDefinition<Settings> = {
 
     async function contextSection(ownerId: string): Promise<string> {
       const listing = await listContextFiles(ctx.db, ownerId);
-      const key = `${ownerId}|${ctx.settings.maxFileBytes}|${listing.map((f) => `${f.path}@${f.updatedAt}`).join(",")}`;
+      const key = `${ownerId}|${ctx.settings.maxFileBytes}|${listing.map((f) => `${f.path}@${f.updatedAt}:${f.bytes}`).join(",")}`;
       if (cache?.key !== key) {
         const files = listing.length ? selectContextFiles(await readContextFiles(ctx.db, ownerId)) : [];
         cache = { key, section: formatContextSection(files, ctx.settings.maxFileBytes) };

@@ -64,7 +64,7 @@ export const delegationPlugin: PluginDefinition<Settings> = {
   description: "/delegate and /checkin: sub-agents in task threads, validated before their results count.",
   settings,
   // onPipelineComplete waits for every validator, which may itself call a model.
-  hookTimeoutMs: 300_000,
+  hookTimeoutMs: { onPipelineComplete: 300_000 },
   tools: [
     {
       name: "delegate",

@@ -1,0 +1,114 @@
+// Helpers for the plugin tests: runs through the real Worker, test plugins injected into the
+// registry for the threads created while they are in it, users of their own (token mode), and D1.
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
+import { app } from "../../worker/http/app";
+import type { Logger, PluginDefinition } from "../../worker/plugins/contract";
+import { PLUGINS } from "../../worker/plugins/registry";
+import { api, Socket, type Frame } from "../helpers";
+
+export { env };
+
+export type Call = (path: string, opts?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+
+/** The default user ("local", AUTH_MODE none), through SELF. */
+export const asLocal: Call = (path, opts = {}) => api(path, opts);
+
+/**
+ * A user of its own (token mode, through the real Hono app with the same D1 and objects): its
+ * context files and metrics are seen by nobody else.
+ */
+export function freshUser(label = "u") {
+  const id = `${label}-${crypto.randomUUID().slice(0, 8)}`;
+  const token = `tok-${id}`;
+  const tokenEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${token}:${id}` };
+  const call: Call = async (path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${token}` };
+    if (opts.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`https://app.test${path}`, {
+        method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
+        headers,
+        body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+      }),
+      tokenEnv,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+  const socket = async (threadId: string) => {
+    const res = await call(`/api/threads/${threadId}/ws`, { headers: { upgrade: "websocket" } });
+    if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
+    res.webSocket.accept();
+    return new Socket(res.webSocket);
+  };
+  return { id, call, socket };
+}
+
+export async function newThread(call: Call = asLocal, body: Record<string, unknown> = {}) {
+  const res = await call("/api/threads", { body });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json<{ thread: any }>()).thread;
+}
+
+/** Posts a message and waits until the socket has seen the end of `runs` runs in all; answers the last end. */
+export async function runTurn(ws: Socket, threadId: string, content: string, runs = 1, call: Call = asLocal, timeoutMs = 10_000) {
+  const res = await call(`/api/threads/${threadId}/messages`, { body: { content } });
+  expect(res.status, await res.clone().text()).toBe(202);
+  const { message } = await res.json<{ message: any }>();
+  await ws.waitForRunEnd(runs, timeoutMs);
+  const end = runEnds(ws).pop()!;
+  return { message, end };
+}
+
+export const runEnds = (ws: Socket): Frame[] =>
+  ws.events().filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error");
+
+/**
+ * Puts a plugin into the registry for the duration of `fn`: thread objects constructed meanwhile
+ * (a NEW thread's first request) register it. `at` is its position (default: last).
+ */
+export async function withPlugin<T>(plugin: PluginDefinition<any>, fn: () => Promise<T>, at = PLUGINS.length): Promise<T> {
+  PLUGINS.splice(at, 0, plugin);
+  try {
+    return await fn();
+  } finally {
+    const i = PLUGINS.indexOf(plugin);
+    if (i !== -1) PLUGINS.splice(i, 1);
+  }
+}
+
+/** A logger that keeps what it is told. */
+export function recordingLogger() {
+  const entries: { level: "info" | "warn" | "error"; message: string; fields?: Record<string, unknown> }[] = [];
+  const logger: Logger = {
+    info: (message, fields) => entries.push({ level: "info", message, fields }),
+    warn: (message, fields) => entries.push({ level: "warn", message, fields }),
+    error: (message, fields) => entries.push({ level: "error", message, fields }),
+  };
+  return { logger, entries, at: (level: "info" | "warn" | "error") => entries.filter((e) => e.level === level) };
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Inserts a message row directly into D1, as if stored long ago. */
+export async function insertMessage(row: { threadId: string; role: string; kind?: string; content: string; createdAt: number; id?: string }) {
+  const id = row.id ?? `msg_${row.createdAt.toString(36).padStart(9, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+  await env.DB.prepare(
+    "INSERT INTO messages (id, thread_id, role, kind, source, content, model, metadata, client_message_id, created_at) VALUES (?, ?, ?, ?, 'web', ?, NULL, '{}', NULL, ?)",
+  )
+    .bind(id, row.threadId, row.role, row.kind ?? "text", row.content, row.createdAt)
+    .run();
+  return id;
+}
+
+/** The text of the last user turn of an upstream request. */
+export function lastUserText(body: any): string {
+  const last = (body.messages as any[]).filter((m) => m.role === "user").pop();
+  const blocks = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
+  return blocks.filter((b: any) => b.type === "text").map((b: any) => b.text).join("");
+}
+
+export const toolNames = (body: any): string[] => ((body.tools ?? []) as any[]).map((t) => t.name);
