@@ -41,4 +41,25 @@ describe("plugin lifecycle and commands", () => {
     expect(ws.events("pipeline:complete")[0].data).toMatchObject({ commandsHandled: [], commandsUnhandled: ["frobnicate"] });
     ws.close();
   });
+
+  it("stops a run at once even while a plugin hook is stuck before the model call", async () => {
+    const stuck: PluginDefinition = {
+      name: "stuck-before-invoke",
+      version: "1.0.0",
+      hookTimeoutMs: { onBeforeInvoke: 60_000 },
+      register: () => ({ onBeforeInvoke: () => new Promise(() => {}) }),
+    };
+    PLUGINS.push(stuck);
+    installed.push(stuck);
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } });
+    await ws.waitFor((f) => f.some((x) => x.event === "pipeline:step" && x.data.step === "onMessage"));
+    const asked = Date.now();
+    await api(`/api/threads/${thread.id}/stop`, { method: "POST" });
+    await ws.waitForRunEnd();
+    expect(Date.now() - asked).toBeLessThan(1_000);
+    expect(ws.events("pipeline:error")[0].data).toMatchObject({ code: "aborted" });
+    ws.close();
+  });
 });

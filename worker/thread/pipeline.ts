@@ -7,7 +7,7 @@ import { messages, threads } from "../db/schema";
 import { toMessage, toThread, type Message } from "../db/shapes";
 import { findThread } from "../db/threads";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
-import { RunError } from "../invoker/errors";
+import { classify, RunError } from "../invoker/errors";
 import { emptyUsage, type InvokeResult, type StreamEvent } from "../invoker/types";
 import type { Logger, RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
 import { syncPluginConfigs, type PluginHost } from "../plugins/registry";
@@ -81,21 +81,24 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
   const { coalescer, broadcast } = runBroadcaster(deps, threadId, runId);
 
   broadcast("pipeline:start", { messageId: req.message.id });
-  await runNotify(plugins.entries("onPipelineStart"), "onPipelineStart", [run], logger);
 
   let result: InvokeResult | undefined;
   let failure: RunError | undefined;
   let output = "";
   let usage = emptyUsage();
   const pendingHooks: Promise<void>[] = [];
+  // A stop or timeout must not wait for a slow hook before the model is called.
+  const beforeInvoke = <T>(work: T | Promise<T>) => abortable(work, req.signal);
   try {
+    await beforeInvoke(runNotify(plugins.entries("onPipelineStart"), "onPipelineStart", [run], logger));
+
     // Step 1: plugins hear of the message; they cannot change it.
-    await runNotify(plugins.entries("onMessage"), "onMessage", [req.message, run], logger);
+    await beforeInvoke(runNotify(plugins.entries("onMessage"), "onMessage", [req.message, run], logger));
     broadcast("pipeline:step", { step: "onMessage" });
 
     // Steps 2 and 3: the base prompt, then each plugin's transformation of it, in order.
     let prompt: StructuredPrompt = { system: "", prompt: req.message.content };
-    prompt = await runChain(plugins.entries("onBeforeInvoke"), "onBeforeInvoke", prompt, [run], logger, isPrompt);
+    prompt = await beforeInvoke(runChain(plugins.entries("onBeforeInvoke"), "onBeforeInvoke", prompt, [run], logger, isPrompt));
     broadcast("pipeline:step", {
       step: "onBeforeInvoke",
       detail: `system ${prompt.system.length} chars, prompt ${prompt.prompt.length} chars`,
@@ -160,6 +163,16 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     }
     return failRun(deps, run, failure, { output, usage, sessionId }, broadcast);
   }
+}
+
+/** `work`, or a RunError (aborted or timeout) as soon as the signal fires, whichever comes first. */
+function abortable<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(classify(null, signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(classify(null, signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(work).then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** A "prompt is too long" answer trims the conversation to a quarter and tries once more. */
