@@ -105,7 +105,7 @@ function CrossThreadNotice({ message }: { message: Message }) {
 }
 
 /** One stored message. Memoized: a finished message renders (and parses its markdown) once. */
-export const MessageItem = memo(function MessageItem({ message: m }: { message: Message }) {
+export const MessageItem = memo(function MessageItem({ message: m, toolName }: { message: Message; toolName?: string }) {
   const meta = m.metadata ?? {};
   switch (m.kind) {
     case "thinking":
@@ -126,7 +126,7 @@ export const MessageItem = memo(function MessageItem({ message: m }: { message: 
     case "tool_result":
       return (
         <MessageFrame role={m.role} kind={m.kind} id={m.id} className="msg-block">
-          <ToolResultCard content={m.content} isError={!!meta.isError} toolUseId={meta.toolUseId} />
+          <ToolResultCard content={m.content} isError={!!meta.isError} toolUseId={meta.toolUseId} toolName={toolName} />
         </MessageFrame>
       );
     case "pipeline_step":

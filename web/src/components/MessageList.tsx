@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
 import { MessageItem } from "./MessageItem";
@@ -60,6 +60,17 @@ export function MessageList({
     }
   }, [items]);
 
+  // Stored tool results name their tool through the call they answer (as live ones do).
+  const toolNames = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const item of items) {
+      if (item.type !== "message" || item.message.kind !== "tool_call") continue;
+      const { toolUseId, toolName } = item.message.metadata ?? {};
+      if (typeof toolUseId === "string" && typeof toolName === "string") names.set(toolUseId, toolName);
+    }
+    return names;
+  }, [items]);
+
   const jump = () => {
     const el = scroller.current;
     if (!el) return;
@@ -82,7 +93,13 @@ export function MessageList({
         {items.map((item) => {
           switch (item.type) {
             case "message":
-              return <MessageItem key={item.key} message={item.message} />;
+              return (
+                <MessageItem
+                  key={item.key}
+                  message={item.message}
+                  toolName={item.message.kind === "tool_result" ? toolNames.get(String(item.message.metadata?.toolUseId)) : undefined}
+                />
+              );
             case "activity":
               return <ActivityLine key={item.key} activity={item.activity} />;
             case "error":

@@ -247,7 +247,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       </nav>
 
       <button type="button" className="button primary new-thread" data-testid="new-thread" onClick={() => void create()} disabled={creating}>
-        <span aria-hidden="true">＋</span> New thread
+        <span aria-hidden="true">+</span> New thread
       </button>
       {createError && (
         <p className="error-text small" role="alert">

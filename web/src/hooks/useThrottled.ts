@@ -9,12 +9,15 @@ export function useThrottled<T>(value: T, ms: number): T {
   useEffect(() => {
     const now = Date.now();
     const wait = last.current + ms - now;
+    // A pending update carries an older value: it must not land after this one (a timer that fires
+    // late, on a busy page, would otherwise leave the text a few words short until the next change).
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
     if (wait <= 0) {
       last.current = now;
       setShown(value);
       return;
     }
-    if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       last.current = Date.now();
       timer.current = null;

@@ -1,8 +1,8 @@
 // Turns stored messages, live runs and pending sends into the list the chat view renders.
 //
 // - Stored pipeline_step/status messages of a run (written by the activity plugin) fold into one
-//   compact activity line, placed where the run's first such message is; a stored pipeline_error
-//   becomes an error with a retry, where it was stored.
+//   compact activity line; a stored pipeline_error becomes an error with a retry. A stored run's
+//   messages (activity, thinking, tools, its text) are kept together where its first one is.
 // - A run seen live is one group: activity line, thinking/tool blocks, then its text (streaming, or
 //   the stored assistant message once it arrives). The group sits right after the user message it
 //   answers, so queued messages and late arrivals do not make it jump. Stored copies of that run's
@@ -114,6 +114,26 @@ export function buildTimeline(
   const summarized = new Set<string>();
   let lastUserContent: string | null = null;
 
+  // A stored run's messages stay together, where its first one is: a reply to a message sent while
+  // an earlier run was going is stored after that later message, but belongs to its own run.
+  const ordered: (Message | Message[])[] = [];
+  const storedRuns = new Map<string, Message[]>();
+  for (const m of messages) {
+    const runId = runIdOf(m);
+    const ofRun = runId && !live.has(runId) && (RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant"));
+    if (!ofRun) {
+      ordered.push(m);
+      continue;
+    }
+    let group = storedRuns.get(runId);
+    if (!group) {
+      group = [];
+      storedRuns.set(runId, group);
+      ordered.push(group);
+    }
+    group.push(m);
+  }
+
   const pushRun = (run: LiveRun) =>
     items.push({
       type: "run",
@@ -123,7 +143,7 @@ export function buildTimeline(
       retryContent: (run.messageId && byId.get(run.messageId)?.content) || lastUserContent,
     });
 
-  for (const m of messages) {
+  for (const m of ordered.flat()) {
     const runId = runIdOf(m);
     if (runId && live.has(runId) && (RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant"))) {
       continue; // shown inside the live run's group

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { useAsync } from "../hooks/useAsync";
@@ -25,8 +25,15 @@ export default function ContextPage() {
   const [status, setStatus] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  /** A new file that was just saved becomes the selection: its text is known, its "Saved" stays. */
+  const savedNew = useRef<string | null>(null);
 
   useEffect(() => {
+    if (selected !== null && savedNew.current === selected) {
+      savedNew.current = null;
+      return;
+    }
+    savedNew.current = null;
     setConfirmDelete(false);
     setStatus(null);
     setError(null);
@@ -79,6 +86,7 @@ export default function ContextPage() {
       setStatus("Saved");
       files.reload();
       if (selected === null) {
+        savedNew.current = target;
         setSelected(target);
         setPath(target);
       }
@@ -113,7 +121,7 @@ export default function ContextPage() {
       <div className="split">
         <section className="split-list" aria-label="Context files">
           <button type="button" className="button small" data-testid="context-new" onClick={startNew}>
-            ＋ New file
+            + New file
           </button>
           {files.loading && !files.data && <p className="muted small">Loading…</p>}
           {files.error && <div className="inline-alert" role="alert">{files.error}</div>}

@@ -54,14 +54,45 @@ export function bucketRuns(runs: Run[], from: number, to: number): { size: numbe
   return { size, buckets };
 }
 
-function label(t: number, size: number): string {
+/** A bucket's name (tooltips): its date for day buckets, its time within a day, both beyond. */
+function label(t: number, size: number, span: number): string {
   const d = new Date(t);
   if (size >= DAY) return d.toLocaleDateString([], { month: "short", day: "numeric" });
+  if (span > DAY) return d.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+/**
+ * The x axis' labels, by bucket index: about eight of them. Sub-day buckets over several days are
+ * labelled with their date at local midnight (every n-th day), so the labels tell the days apart.
+ */
+function axisLabels(buckets: Bucket[], size: number, span: number): Map<number, string> {
+  const labels = new Map<number, string>();
+  if (size < DAY && span > DAY) {
+    const midnights = buckets.map((b, i) => ({ i, d: new Date(b.start) })).filter(({ d }) => d.getHours() === 0 && d.getMinutes() === 0);
+    const every = Math.max(1, Math.ceil(midnights.length / 8));
+    midnights.forEach(({ i, d }, n) => {
+      if (n % every === 0) labels.set(i, d.toLocaleDateString([], { month: "short", day: "numeric" }));
+    });
+    return labels;
+  }
+  const every = Math.ceil(buckets.length / 8);
+  buckets.forEach((b, i) => {
+    if (i % every === 0) labels.set(i, label(b.start, size, span));
+  });
+  return labels;
+}
+
+/** Cost axis ticks share one precision, enough to tell neighbouring ticks apart ($0.005, $0.010, …). */
+function costTick(v: number, step: number): string {
+  if (v === 0) return "$0";
+  const decimals = Math.min(6, Math.max(2, Math.ceil(-Math.log10(step) - 1e-9)));
+  return `$${v.toFixed(decimals)}`;
 }
 
 export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: number; to: number; models: string[] }) {
   const { size, buckets } = bucketRuns(runs, from, to);
+  const span = to - from;
   const color = (model: string) => `var(--series-${(models.indexOf(model) % SERIES) + 1})`;
 
   const plotW = W - PAD.left - PAD.right;
@@ -73,7 +104,7 @@ export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: numb
   const x = (i: number) => PAD.left + slot * i + slot / 2;
   const yTokens = (v: number) => PAD.top + plotH - (v / tokenScale.top) * plotH;
   const yCost = (v: number) => PAD.top + plotH - (v / costScale.top) * plotH;
-  const labelEvery = Math.ceil(buckets.length / 8);
+  const xLabels = axisLabels(buckets, size, span);
 
   const tokenTicks: number[] = [];
   for (let v = 0; v <= tokenScale.top + 1e-9; v += tokenScale.step) tokenTicks.push(v);
@@ -108,7 +139,7 @@ export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: numb
         ))}
         {costTicks.map((v) => (
           <text key={`c${v}`} className="chart-axis-cost" x={W - PAD.right + 8} y={yCost(v)} dominantBaseline="middle">
-            {formatCost(v)}
+            {costTick(v, costScale.step)}
           </text>
         ))}
 
@@ -125,13 +156,13 @@ export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: numb
                   const y1 = yTokens(acc);
                   return (
                     <rect key={m} x={x(i) - barW / 2} y={y1} width={barW} height={Math.max(0, y0 - y1)} fill={color(m)} rx={2}>
-                      <title>{`${label(b.start, size)} · ${m}: ${v.toLocaleString()} tokens`}</title>
+                      <title>{`${label(b.start, size, span)} · ${m}: ${v.toLocaleString()} tokens`}</title>
                     </rect>
                   );
                 })}
-              {i % labelEvery === 0 && (
+              {xLabels.has(i) && (
                 <text className="chart-xlabel" x={x(i)} y={H - PAD.bottom + 18} textAnchor="middle">
-                  {label(b.start, size)}
+                  {xLabels.get(i)}
                 </text>
               )}
             </g>
@@ -142,7 +173,7 @@ export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: numb
         {buckets.map((b, i) =>
           b.cost > 0 ? (
             <circle key={`p${b.start}`} className="chart-cost-dot" cx={x(i)} cy={yCost(b.cost)} r={3}>
-              <title>{`${label(b.start, size)}: ${formatCost(b.cost)}`}</title>
+              <title>{`${label(b.start, size, span)}: ${formatCost(b.cost)}`}</title>
             </circle>
           ) : null,
         )}
