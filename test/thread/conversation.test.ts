@@ -86,7 +86,9 @@ describe("the tool loop", () => {
     expect(streams.find((d) => d.type === "tool_call")).toMatchObject({ toolUseId: "toolu_time1", toolName: "time__current_time", input: {} });
     expect(streams.find((d) => d.type === "tool_result")).toMatchObject({ toolUseId: "toolu_time1", isError: false });
     const assistant = ws.events("chat:message")[1].data.message;
-    expect(assistant.content).toBe("Let me check.It is now.");
+    // Each tool turn's text is its own paragraph, in the stream and in the stored message alike.
+    expect(assistant.content).toBe("Let me check.\n\nIt is now.");
+    expect(streams.filter((d) => d.type === "text").map((d) => d.delta).join("")).toBe(assistant.content);
     ws.close();
   });
 

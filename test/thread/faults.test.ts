@@ -115,6 +115,11 @@ describe("faults upstream", () => {
     const stored = (await messagesOf(thread.id, "?kinds=text")).messages;
     expect(stored[1]).toMatchObject({ role: "assistant", content: "I was saying", metadata: { aborted: true } });
     expect(await (await api(`/api/threads/${thread.id}/stop`, { method: "POST" })).json()).toEqual({ stopped: false });
+    // What the stopped request had cost (its message_start usage) is recorded, not zero.
+    const { runs } = await (await api(`/api/metrics?threadId=${thread.id}`)).json<any>();
+    expect(runs[0].status).toBe("aborted");
+    expect(runs[0].inputTokens).toBeGreaterThan(0);
+    expect(stored[1].metadata.usage.inputTokens).toBe(runs[0].inputTokens);
     await expectThreadWorks(ws, thread.id, 1);
     ws.close();
   });

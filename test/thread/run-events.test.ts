@@ -26,6 +26,7 @@ describe("a run's events", () => {
       "pipeline:stream",
       "step:onAfterInvoke",
       "chat:message",
+      "thread:updated", // the first run makes the thread active
       "pipeline:complete",
     ]);
     const seqs = ws.events().map((f) => f.seq!);
@@ -49,6 +50,7 @@ describe("a run's events", () => {
     const assistant = ws.events("chat:message")[1].data.message;
     expect(assistant).toMatchObject({ role: "assistant", kind: "text", content: "Hello from the fake model.", model: thread.model });
     expect(assistant.metadata).toMatchObject({ runId: start.runId, usage: { inputTokens: 42, outputTokens: 7 } });
+    expect(ws.events("thread:updated")[0].data).toMatchObject({ threadId: thread.id, thread: { id: thread.id, status: "active" } });
     const complete = ws.events("pipeline:complete")[0].data;
     expect(complete).toMatchObject({ threadId: thread.id, runId: start.runId, commandsHandled: [] });
     expect(complete.durationMs).toBeGreaterThanOrEqual(0);

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
-import { readStream, type StreamedMessage } from "./read-stream";
+import { readStream, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { normalizeConversation } from "./conversation";
 import {
   addUsage,
@@ -49,6 +49,7 @@ export class InvokeFailure extends Error {
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
+const TURN_SEPARATOR = "\n\n";
 
 /** Calls the Messages API for one user turn, running the tool loop, with retries before the first token. */
 export class Invoker {
@@ -65,16 +66,26 @@ export class Invoker {
     let toolCalls = 0;
     let stopReason: string | null = null;
     let requestStart = 0;
+    // What the request in flight has cost so far: a failed or stopped run is billed for it too.
+    const progress: StreamProgress = { started: false, usage: emptyUsage() };
     const onEvent = (e: StreamEvent) => {
-      if (e.type === "text") output += e.delta;
+      if (e.type === "text") {
+        // Text of a later tool turn starts a new paragraph, on the wire and in the stored message alike.
+        if (output.length > 0 && output.length === requestStart && !/\s$/.test(output)) {
+          output += TURN_SEPARATOR;
+          req.onEvent({ type: "text", delta: TURN_SEPARATOR });
+        }
+        output += e.delta;
+      }
       req.onEvent(e);
     };
     try {
       for (let round = 0; ; round++) {
         const lastRound = round >= this.opts.maxToolTurns;
         requestStart = output.length;
-        const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent);
+        const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent, progress);
         usage = addUsage(usage, reply.usage);
+        progress.usage = emptyUsage();
         stopReason = reply.stopReason;
         if (reply.content.length) turns.push({ role: "assistant", content: reply.content });
         const calls = reply.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
@@ -93,8 +104,9 @@ export class Invoker {
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
+      usage = addUsage(usage, progress.usage);
       const kept = completeTurns(turns);
-      const tail = output.slice(requestStart);
+      const tail = output.slice(requestStart).replace(/^\s+/, "");
       if (tail) kept.push({ role: "assistant", content: [{ type: "text", text: tail }] });
       throw new InvokeFailure(classify(err, req.signal), output, kept, usage);
     }
@@ -106,6 +118,7 @@ export class Invoker {
     messages: ApiMessage[],
     lastRound: boolean,
     onEvent: (e: StreamEvent) => void,
+    progress: StreamProgress,
   ): Promise<StreamedMessage> {
     const params: Anthropic.MessageCreateParamsStreaming = {
       model: req.model,
@@ -120,7 +133,8 @@ export class Invoker {
     }
     if (this.opts.thinking) params.thinking = this.opts.thinking;
     for (let attempt = 1; ; attempt++) {
-      const progress = { started: false };
+      progress.started = false;
+      progress.usage = emptyUsage();
       try {
         const stream = await this.client.messages.create(params, { signal: req.signal });
         return await readStream(stream, onEvent, progress);

@@ -22,10 +22,16 @@ export interface StreamedMessage {
  * `onEvent` as it comes. Thinking blocks keep their signatures byte for byte: the API refuses a
  * conversation whose thinking was altered.
  */
+/** How far a response got: whether the user saw any of it, and what it has cost so far. */
+export interface StreamProgress {
+  started: boolean;
+  usage: Usage;
+}
+
 export async function readStream(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
   onEvent: (e: StreamEvent) => void,
-  progress: { started: boolean },
+  progress: StreamProgress,
 ): Promise<StreamedMessage> {
   const blocks: Block[] = [];
   let usage = emptyUsage();
@@ -41,6 +47,7 @@ export async function readStream(
           cacheReadTokens: u.cache_read_input_tokens ?? 0,
           cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
         };
+        progress.usage = usage;
         break;
       }
       case "content_block_start": {
@@ -87,6 +94,7 @@ export async function readStream(
           cacheReadTokens: u.cache_read_input_tokens ?? usage.cacheReadTokens,
           cacheWriteTokens: u.cache_creation_input_tokens ?? usage.cacheWriteTokens,
         };
+        progress.usage = usage;
         break;
       }
       case "message_stop":

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { messages, threads } from "../db/schema";
-import { toMessage, toThread, type Message } from "../db/shapes";
+import { toMessage, toThread, type Message, type Thread } from "../db/shapes";
 import { findThread } from "../db/threads";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
 import { classify, RunError } from "../invoker/errors";
@@ -126,7 +126,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     const tokens = result.usage.inputTokens + result.usage.outputTokens;
     broadcast("pipeline:step", { step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
 
-    const assistant = await persistRun(deps, run, output, { sessionId, metadata: assistantMetadata(run, result) });
+    const { assistant, thread } = await persistRun(deps, run, output, { sessionId, metadata: assistantMetadata(run, result) });
     if (assistant) broadcast("chat:message", { message: assistant });
 
     // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
@@ -145,6 +145,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     const durationMs = Date.now() - startedAt;
     const outcome: RunOutcome = { status: "completed", durationMs, result, assistantMessage: assistant, commandsHandled, usage };
     await runNotify(plugins.entries("onPipelineComplete"), "onPipelineComplete", [outcome, run], logger);
+    announceStatus(deps, run, thread);
     broadcast("pipeline:complete", { commandsHandled, commandsUnhandled, durationMs });
     return outcome;
   } catch (err) {
@@ -216,15 +217,16 @@ async function persistRun(
   run: RunInfo,
   output: string,
   opts: { sessionId?: string; metadata: Record<string, unknown> },
-): Promise<Message | undefined> {
+): Promise<{ assistant?: Message; thread: Thread }> {
   const now = deps.clock.now();
   const threadPatch: Partial<typeof threads.$inferInsert> = { lastActivity: now, updatedAt: now };
   if (opts.sessionId && opts.sessionId !== run.thread.sessionId) threadPatch.sessionId = opts.sessionId;
   if (run.thread.status === "open") threadPatch.status = "active";
+  const thread: Thread = { ...run.thread, ...threadPatch } as Thread;
   const updateThread = deps.db.update(threads).set(threadPatch).where(eq(threads.id, run.threadId));
   if (!output) {
     await updateThread;
-    return undefined;
+    return { thread };
   }
   const row = {
     id: newId("msg", now),
@@ -239,7 +241,12 @@ async function persistRun(
     createdAt: now,
   };
   await deps.db.batch([deps.db.insert(messages).values(row), updateThread]);
-  return toMessage(row);
+  return { assistant: toMessage(row), thread };
+}
+
+/** A thread's first run makes it active; clients hear it before the run's last event. */
+function announceStatus(deps: PipelineDeps, run: RunInfo, thread: Thread | undefined) {
+  if (thread && thread.status !== run.thread.status) deps.broadcast("thread:updated", { threadId: run.threadId, thread });
 }
 
 /**
@@ -264,8 +271,9 @@ async function failRun(
   const durationMs = Date.now() - run.startedAt;
   const marker = error.code === "aborted" ? { aborted: true } : { error: error.code };
   let assistant: Message | undefined;
+  let thread: Thread | undefined;
   try {
-    assistant = await persistRun(deps, run, output, { sessionId, metadata: { runId: run.runId, usage, durationMs, ...marker } });
+    ({ assistant, thread } = await persistRun(deps, run, output, { sessionId, metadata: { runId: run.runId, usage, durationMs, ...marker } }));
     if (assistant) broadcast("chat:message", { message: assistant });
   } catch (err) {
     deps.logger.error("could not store a failed run's text", { threadId: run.threadId, error: String(err) });
@@ -279,6 +287,7 @@ async function failRun(
     usage,
   };
   await runNotify(deps.plugins.entries("onPipelineComplete"), "onPipelineComplete", [outcome, run], deps.logger);
+  announceStatus(deps, run, thread);
   broadcast("pipeline:error", { code: error.code, message: error.message, retryable: error.retryable });
   return outcome;
 }

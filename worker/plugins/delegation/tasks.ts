@@ -2,7 +2,7 @@
 // reported back to the parent. D1's tasks table is the record; every transition goes through here.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { tasks, threads, type TaskRow } from "../../db/schema";
-import { toTask, type Task } from "../../db/shapes";
+import { toTask, toThread, type Task } from "../../db/shapes";
 import { newThreadRow } from "../../db/threads";
 import { newId } from "../../lib/ids";
 import type { PluginContext } from "../contract";
@@ -144,10 +144,12 @@ export async function finishTask(
   react: boolean,
 ): Promise<Task> {
   const done = await updateTask(ports, task.id, { status: outcome.status, result: outcome.result });
-  await ports.db
+  const [child] = await ports.db
     .update(threads)
     .set({ status: outcome.status === "completed" ? "completed" : "failed", updatedAt: Date.now() })
-    .where(eq(threads.id, done.threadId));
+    .where(eq(threads.id, done.threadId))
+    .returning();
+  if (child) await ports.broadcast(child.id, "thread:updated", { threadId: child.id, thread: toThread(child) });
   for (const threadId of [done.parentThreadId, done.threadId]) {
     if (threadId) await ports.broadcast(threadId, outcome.event, { threadId, task: done });
   }
