@@ -102,7 +102,7 @@ describe("the activity plugin", () => {
     const texts = all.filter((x) => x.kind === "text");
     expect(texts.map((x) => [x.role, x.source, x.content])).toEqual([
       ["user", "web", `what time? ${m}`],
-      ["assistant", "assistant", "Let me check.It is late."],
+      ["assistant", "assistant", "Let me check.\n\nIt is late."],
     ]);
     const assistant = texts[1];
     expect(assistant.metadata).toMatchObject({ runId, usage: { inputTokens: 2500, outputTokens: 300 } });
