@@ -1,8 +1,8 @@
 // Helpers for the plugin tests: runs through the real Worker, test plugins injected into the
 // registry for the threads created while they are in it, users of their own (token mode), and D1.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { app } from "../../worker/http/app";
+import { callApp } from "../http/util";
 import type { Logger, PluginDefinition } from "../../worker/plugins/contract";
 import { PLUGINS } from "../../worker/plugins/registry";
 import { api, Socket, type Frame } from "../helpers";
@@ -22,22 +22,7 @@ export function freshUser(label = "u") {
   const id = `${label}-${crypto.randomUUID().slice(0, 8)}`;
   const token = `tok-${id}`;
   const tokenEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${token}:${id}` };
-  const call: Call = async (path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers, authorization: `Bearer ${token}` };
-    if (opts.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
-    const ctx = createExecutionContext();
-    const res = await app.fetch(
-      new Request(`https://app.test${path}`, {
-        method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
-        headers,
-        body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
-      }),
-      tokenEnv,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
-    return res;
-  };
+  const call: Call = (path, opts = {}) => callApp(tokenEnv, path, { ...opts, token });
   const socket = async (threadId: string) => {
     const res = await call(`/api/threads/${threadId}/ws`, { headers: { upgrade: "websocket" } });
     if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
