@@ -21,6 +21,8 @@ export interface Env {
   /** Extended thinking: "adaptive" (default), "off", or a token budget for thinking.type=enabled. */
   THINKING?: string;
   RUN_TIMEOUT_MS?: string;
+  /** Messages a thread may hold waiting for (or in) a run; past it, posts answer 429. */
+  MAX_QUEUED_MESSAGES?: string;
   RETRY_MAX_ATTEMPTS?: string;
   RETRY_BASE_MS?: string;
   MAX_TOOL_TURNS?: string;

@@ -230,4 +230,24 @@ describe("the queue", () => {
     ws.close();
     reloaded.close();
   });
+
+  it("answers 429 with Retry-After once a thread holds 20 waiting messages, and takes messages again later", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    for (let i = 1; i < 20; i++) await send(thread.id, `queued ${i}`);
+    const refused = await api(`/api/threads/${thread.id}/messages`, { body: { content: "one too many", clientMessageId: "late-1" } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect((await refused.json<any>()).error).toMatchObject({ code: "rate_limited" });
+    expect((await messagesOf(thread.id, "?kinds=text&limit=500")).messages.some((x) => x.content === "one too many")).toBe(false);
+    await api(`/api/threads/${thread.id}/stop`, { method: "POST" });
+    await ws.waitForRunEnd(20, 20_000);
+    const again = await api(`/api/threads/${thread.id}/messages`, { body: { content: "one too many", clientMessageId: "late-1" } });
+    expect(again.status).toBe(202);
+    await ws.waitForRunEnd(21);
+    ws.close();
+  });
 });

@@ -18,14 +18,17 @@ const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
 async function post(c: Context<AppEnv>, threadId: string, body: { content: string; clientMessageId?: string }) {
   const thread = await ownedThread(c, threadId);
   if (thread.status === "archived") throw new ApiError("conflict", "This thread is archived; unarchive it to write");
-  const { message, duplicate } = await roomStub(c.env, thread.id).accept({
+  const result = await roomStub(c.env, thread.id).accept({
     threadId: thread.id,
     content: body.content,
     clientMessageId: body.clientMessageId,
     role: "user",
     source: "web",
   });
-  return c.json({ message }, duplicate ? 200 : 202);
+  if (!result.ok) {
+    throw new ApiError("rate_limited", `This thread already has ${result.queued} messages waiting; send this one when they are answered`, {}, { "Retry-After": "5" });
+  }
+  return c.json({ message: result.message }, result.duplicate ? 200 : 202);
 }
 
 /** Routes that reach a thread's object: messages in, stop, the socket, prewarm. */

@@ -23,8 +23,9 @@ function workerPorts(env: Env): TaskPorts {
     broadcast: (threadId, event, data) => roomStub(env, threadId).broadcastEvent(threadId, event, data),
     sendToThread: async (threadId, content, options = {}) => {
       const input: AcceptInput = { threadId, content, ...options, source: options.source ?? "delegation" };
-      const { message } = await roomStub(env, threadId).accept(input);
-      return message;
+      const result = await roomStub(env, threadId).accept(input);
+      if (!result.ok) throw new ApiError("rate_limited", "The parent thread is busy; try again shortly", {}, { "Retry-After": "5" });
+      return result.message;
     },
   };
 }

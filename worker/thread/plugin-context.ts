@@ -1,11 +1,10 @@
 import type { Db } from "../db/client";
-import type { Message } from "../db/shapes";
 import type { Env } from "../env";
 import { consoleLogger } from "../lib/logger";
 import type { Logger, PluginContext, PluginDefinition, SendOptions } from "../plugins/contract";
 import type { PluginHost } from "../plugins/registry";
 import { runNotify, runValidate } from "../plugins/runners";
-import type { AcceptInput } from "./room";
+import type { AcceptInput, AcceptResult } from "./room";
 import { roomStub } from "./room-stub";
 
 /** What a thread object lends its plugins. */
@@ -16,7 +15,7 @@ export interface RoomHost {
   logger: Logger;
   threadId(): string | null;
   sockets(): WebSocket[];
-  accept(input: AcceptInput): Promise<{ message: Message }>;
+  accept(input: AcceptInput): Promise<AcceptResult>;
   emit(event: string, data: Record<string, unknown>): void;
   now(): number;
 }
@@ -42,8 +41,9 @@ export function pluginContextFor(
     now: host.now,
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
       const input: AcceptInput = { threadId, content, ...options, source: options.source ?? def.name };
-      const { message } = local(threadId) ? await host.accept(input) : await roomStub(env, threadId).accept(input);
-      return message;
+      const result = local(threadId) ? await host.accept(input) : await roomStub(env, threadId).accept(input);
+      if (!result.ok) throw new Error(`thread ${threadId} has ${result.queued} messages waiting; try later`);
+      return result.message;
     },
     async broadcast(threadId: string, event: string, data: Record<string, unknown>) {
       if (local(threadId)) host.emit(event, data);

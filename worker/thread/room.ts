@@ -38,6 +38,9 @@ export interface AcceptInput {
   run?: boolean;
 }
 
+/** Accepted (or a duplicate of an accepted one), or refused because the thread's queue is full. */
+export type AcceptResult = { ok: true; message: Message; duplicate: boolean } | { ok: false; queued: number };
+
 interface SocketAttachment {
   threadId: string;
   userId: string;
@@ -105,16 +108,18 @@ export class ThreadRoom extends DurableObject<Env> {
   // --- RPC from the Worker and from other threads ------------------------------------------
 
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
-  async accept(input: AcceptInput): Promise<{ message: Message; duplicate: boolean }> {
+  async accept(input: AcceptInput): Promise<AcceptResult> {
     if (this.destroyed) throw new RunError("internal", "This thread was deleted", false);
     this.bind(input.threadId);
     const cid = input.clientMessageId;
     if (cid) {
       const known = this.store.messageForClientId(cid);
-      if (known) return { message: known, duplicate: true };
+      if (known) return { ok: true, message: known, duplicate: true };
       const inFlight = this.accepting.get(cid);
-      if (inFlight) return { message: await inFlight, duplicate: true };
+      if (inFlight) return { ok: true, message: await inFlight, duplicate: true };
     }
+    const queued = this.store.queuedCount();
+    if (input.run !== false && queued >= numberVar(this.env.MAX_QUEUED_MESSAGES, 20)) return { ok: false, queued };
     const stored = this.storeMessage(input);
     if (cid) this.accepting.set(cid, stored);
     try {
@@ -122,7 +127,7 @@ export class ThreadRoom extends DurableObject<Env> {
       if (cid) this.store.rememberClientId(cid, message);
       this.broadcaster.emit("chat:message", { threadId: input.threadId, message });
       if (input.run !== false) void this.pump();
-      return { message, duplicate: false };
+      return { ok: true, message, duplicate: false };
     } finally {
       if (cid) this.accepting.delete(cid);
     }
