@@ -193,6 +193,9 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
     case "task:checkin": {
       const task = frame.data.task;
       if (!task?.id) return state;
+      // task:stream carries the task as it was when its run began: never let it undo a later state.
+      const known = state.tasks[task.id];
+      if (known && known.updatedAt > task.updatedAt) return state;
       return { ...state, tasks: { ...state.tasks, [task.id]: task } };
     }
     default:

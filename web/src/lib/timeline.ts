@@ -161,10 +161,9 @@ export function buildTimeline(
       continue;
     }
     items.push({ type: "message", key: m.id, message: m });
-    if (m.role === "user" && m.kind === "text") {
-      lastUserContent = m.content;
-      for (const run of anchored.get(m.id) ?? []) pushRun(run);
-    }
+    if (m.role === "user" && m.kind === "text") lastUserContent = m.content;
+    // A run answers the message it was started for: usually the user's, or a task's notification.
+    for (const run of anchored.get(m.id) ?? []) pushRun(run);
   }
   for (const run of loose) pushRun(run);
   for (const item of pending) {
