@@ -124,7 +124,7 @@ describe("a run's events", () => {
     ws.send("not json");
     ws.send({ type: "dance" });
     await ws.waitFor((f) => f.length >= 4);
-    expect(ws.frames.slice(1).map((f) => [f.event, f.data.code ?? null, f.seq])).toEqual([
+    expect(ws.frames.slice(1).map((f) => [f.event, f.data.code ?? null, f.seq]), JSON.stringify(ws.frames)).toEqual([
       ["pong", null, undefined],
       ["error", "invalid_frame", undefined],
       ["error", "invalid_frame", undefined],

@@ -4,7 +4,7 @@
 //   onConnect   (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
 //   onMessage   (webSocketMessage) ping / stop frames
 //   onClose     (webSocketClose)
-//   onAlarm     (alarm) the watchdog: resumes the queue after an eviction, fails a lost run cleanly
+//   onAlarm     (alarm) the run queue's watchdog (run-queue.ts)
 import { DurableObject } from "cloudflare:workers";
 import { database, meteredD1, type D1Usage, type Db } from "../db/client";
 import { messages, threads } from "../db/schema";
@@ -12,7 +12,7 @@ import type { Message, Thread } from "../db/shapes";
 import { numberVar, type Env } from "../env";
 import { createInvoker, runTimeoutMs } from "../invoker/client";
 import type { Invoker } from "../invoker/invoke";
-import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
+import { RunError } from "../invoker/errors";
 import { MonotonicClock, newId } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
 import type { BroadcastFrame } from "../plugins/contract";
@@ -20,9 +20,10 @@ import { PLUGINS, PluginHost } from "../plugins/registry";
 import { runNotify } from "../plugins/runners";
 import { eq } from "drizzle-orm";
 import { Broadcaster } from "./broadcaster";
-import { failLostRun, handleMessage, type PipelineDeps } from "./pipeline";
+import type { PipelineDeps } from "./pipeline";
+import { RunQueue } from "./run-queue";
 import { ResidentConversation } from "./resident-conversation";
-import { RoomStore, type InboxItem } from "./room-store";
+import { RoomStore } from "./room-store";
 import { pluginContextFor, type RoomHost } from "./plugin-context";
 import { frameFor, parseClientFrame } from "./socket-frames";
 
@@ -47,8 +48,6 @@ interface SocketAttachment {
   connectedAt: number;
 }
 
-const HEARTBEAT_MS = 30_000;
-
 export class ThreadRoom extends DurableObject<Env> {
   private store: RoomStore;
   private readonly db: Db;
@@ -58,10 +57,8 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly plugins: PluginHost;
   private broadcaster: Broadcaster;
   private conversation: ResidentConversation;
-  private pumping = false;
-  private running: { runId: string; taskId: string | null; controller: AbortController } | null = null;
+  private readonly queue: RunQueue;
   private accepting = new Map<string, Promise<Message>>();
-  private runDone: Promise<void> | null = null;
   private invoker: Invoker | null = null;
   /** Set once the thread is deleted: this instance takes no more work. */
   private destroyed = false;
@@ -87,6 +84,15 @@ export class ThreadRoom extends DurableObject<Env> {
       now: () => this.clock.now(),
     };
     this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, host), this.logger, numberVar(env.HOOK_TIMEOUT_MS, 10_000));
+    this.queue = new RunQueue({
+      store: () => this.store,
+      broadcaster: () => this.broadcaster,
+      pipeline: () => this.pipelineDeps(),
+      setAlarm: (at) => ctx.storage.setAlarm(at),
+      logger: this.logger,
+      d1Usage: this.d1Usage,
+      timeoutMs: runTimeoutMs(env),
+    });
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
@@ -126,7 +132,7 @@ export class ThreadRoom extends DurableObject<Env> {
       const message = await stored;
       if (cid) this.store.rememberClientId(cid, message);
       this.broadcaster.emit("chat:message", { threadId: input.threadId, message });
-      if (input.run !== false) void this.pump();
+      if (input.run !== false) void this.queue.pump();
       return { ok: true, message, duplicate: false };
     } finally {
       if (cid) this.accepting.delete(cid);
@@ -135,14 +141,11 @@ export class ThreadRoom extends DurableObject<Env> {
 
   /** A task was cancelled: its waiting iterations go, its running one is stopped. */
   async cancelTask(taskId: string): Promise<void> {
-    this.store.dropQueuedForTask(taskId);
-    if (this.running?.taskId === taskId) this.running.controller.abort(ABORT_STOP);
+    this.queue.cancelTask(taskId);
   }
 
   async stop(): Promise<{ stopped: boolean }> {
-    if (!this.running) return { stopped: false };
-    this.running.controller.abort(ABORT_STOP);
-    return { stopped: true };
+    return { stopped: this.queue.stop() };
   }
 
   /**
@@ -150,7 +153,8 @@ export class ThreadRoom extends DurableObject<Env> {
    * it started, so a reload mid-stream gets the whole reply so far.
    */
   async replayCursor(): Promise<number> {
-    const first = this.running ? this.store.firstSeqOf(this.running.runId) : null;
+    const running = this.queue.running;
+    const first = running ? this.store.firstSeqOf(running.runId) : null;
     return first !== null ? first - 1 : this.broadcaster.lastSeq;
   }
 
@@ -167,14 +171,13 @@ export class ThreadRoom extends DurableObject<Env> {
 
   async prewarm(threadId: string): Promise<{ running: boolean; queued: number }> {
     this.bind(threadId);
-    return { running: this.running !== null, queued: this.store.queuedCount() };
+    return { running: this.queue.running !== null, queued: this.store.queuedCount() };
   }
 
   /** The thread was deleted: stop, let the run unwind, disconnect, forget everything. */
   async destroy(): Promise<void> {
     this.destroyed = true;
-    this.running?.controller.abort(ABORT_STOP);
-    if (this.runDone) await Promise.race([this.runDone, new Promise((r) => setTimeout(r, 5_000))]);
+    await this.queue.close();
     await this.plugins.stop();
     for (const ws of this.ctx.getWebSockets()) {
       try {
@@ -209,7 +212,7 @@ export class ThreadRoom extends DurableObject<Env> {
   /** Synchronous from `ready` to the last replayed frame: no live event can fall in between. */
   private onConnect(ws: WebSocket, since: number | null): void {
     const lastSeq = this.broadcaster.lastSeq;
-    ws.send(frameFor("ready", { lastSeq, running: this.running?.runId ?? null }));
+    ws.send(frameFor("ready", { lastSeq, running: this.queue.running?.runId ?? null }));
     if (since === null || since >= lastSeq) return;
     const oldest = this.store.oldestSeq();
     if (oldest !== null && since < oldest - 1) {
@@ -235,78 +238,8 @@ export class ThreadRoom extends DurableObject<Env> {
     await this.webSocketClose(ws);
   }
 
-  // --- the run queue -----------------------------------------------------------------------
-
   async alarm(): Promise<void> {
-    if (this.destroyed || !this.store.head()) return;
-    if (!this.pumping) void this.pump();
-    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
-  }
-
-  /** Runs queued messages one at a time, oldest first, until none is left. */
-  private async pump(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      for (let item = this.store.head(); item && !this.destroyed; item = this.store.head()) {
-        // `pumping` lives in memory: a run marked running that this instance did not start was lost.
-        this.runDone = item.state === "running" ? this.failLostRun(item) : this.execute(item);
-        await this.runDone;
-        this.runDone = null;
-        if (!this.destroyed) this.store.dequeue(item.pos);
-      }
-    } catch (err) {
-      this.logger.error("queue stalled; the watchdog will retry", { error: String(err) });
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private async execute(item: InboxItem): Promise<void> {
-    const runId = newId("run");
-    this.store.markRunning(item.pos, runId);
-    this.store.startRunEvents(runId, this.broadcaster.lastSeq + 1);
-    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), runTimeoutMs(this.env));
-    this.running = { runId, taskId: item.taskId, controller };
-    const d1Before = { ...this.d1Usage };
-    try {
-      const outcome = await handleMessage(this.pipelineDeps(), {
-        threadId: item.message.threadId,
-        runId,
-        message: item.message,
-        taskId: item.taskId ?? undefined,
-        signal: controller.signal,
-      });
-      this.logger.info("run finished", {
-        runId,
-        status: outcome.status,
-        durationMs: outcome.durationMs,
-        d1Statements: this.d1Usage.statements - d1Before.statements,
-        d1RoundTrips: this.d1Usage.roundTrips - d1Before.roundTrips,
-      });
-    } catch (err) {
-      const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
-      this.logger.error("run failed before it began", { runId, error: String(err) });
-      this.broadcaster.emit("pipeline:error", { threadId: item.message.threadId, runId, code: error.code, message: error.message, retryable: error.retryable });
-    } finally {
-      clearTimeout(timer);
-      this.running = null;
-    }
-  }
-
-  /** The object restarted mid-run: what was streamed is in the replay buffer; fail it cleanly. */
-  private async failLostRun(item: InboxItem): Promise<void> {
-    const runId = item.runId ?? newId("run");
-    const text = this.store.streamedText(runId);
-    const req = { threadId: item.message.threadId, runId, message: item.message, taskId: item.taskId ?? undefined };
-    try {
-      await failLostRun(this.pipelineDeps(), req, text);
-    } catch (err) {
-      this.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
-      this.broadcaster.emit("pipeline:error", { threadId: req.threadId, runId, code: "interrupted", message: "The thread restarted during this run", retryable: true });
-    }
+    if (!this.destroyed) await this.queue.heartbeat();
   }
 
   // --- wiring ------------------------------------------------------------------------------
