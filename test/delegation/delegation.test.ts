@@ -196,4 +196,40 @@ describe("delegation", () => {
     expect(childRequests).toHaveLength(2);
     ws.close();
   });
+
+  it("fails a task that passes its cost cap instead of iterating again", async () => {
+    install({ name: "picky", version: "1.0.0", register: () => ({ onTaskComplete: () => { throw new Error("Not yet"); } }) });
+    await api("/api/plugins/delegation", { method: "PATCH", body: { settings: { costCapUsd: 0.000001 } } });
+    try {
+      const [p, c] = [marker("p"), marker("c")];
+      await script(c, [{ kind: "text", text: "expensive attempt", usage: { input_tokens: 1000, output_tokens: 1000 } }]);
+      const { parent, ws } = await startDelegation(p, c);
+      const task = await finalTask(parent.id);
+      expect(task.status).toBe("failed");
+      expect(task.currentIteration).toBe(1);
+      expect(task.result).toMatch(/^Cost cap of \$0.000001 reached/);
+      expect(task.costUsd).toBeGreaterThan(0.000001);
+      ws.close();
+    } finally {
+      await api("/api/plugins/delegation", { method: "PATCH", body: { settings: { costCapUsd: 2 } } });
+    }
+  });
+
+  it("refuses more concurrent tasks per parent than the limit", async () => {
+    const [p, c] = [marker("p"), marker("c")];
+    await script(c, Array.from({ length: 3 }, () => ({ kind: "hang" as const })));
+    const parent = await createThread({ name: "busy parent" });
+    const ws = await Socket.open(parent.id);
+    const lines = [1, 2, 3, 4].map((i) => `/delegate part ${i} ${c}`).join("\n");
+    await script(p, [{ kind: "text", text: `Splitting it up.\n${lines}` }]);
+    await api(`/api/threads/${parent.id}/messages`, { body: { content: `split ${p}` } });
+    await ws.waitForRunEnd();
+    expect(ws.events("pipeline:complete")[0].data.commandsHandled).toEqual(["delegate", "delegate", "delegate", "delegate"]);
+    const tasks = await tasksOf(parent.id);
+    expect(tasks).toHaveLength(3);
+    const texts = (await messagesOf(parent.id, "?kinds=text")).messages.map((m) => m.content);
+    expect(texts).toContain("Delegation refused: Too many tasks in progress for this thread (limit 3)");
+    for (const t of tasks) expect((await api(`/api/tasks/${t.id}/cancel`, { method: "POST" })).status).toBe(202);
+    ws.close();
+  });
 });
