@@ -232,4 +232,22 @@ describe("delegation", () => {
     for (const t of tasks) expect((await api(`/api/tasks/${t.id}/cancel`, { method: "POST" })).status).toBe(202);
     ws.close();
   });
+
+  it("takes a /delegate the user typed, once even when the model repeats it", async () => {
+    const [p, c] = [marker("p"), marker("c")];
+    await script(c, [{ kind: "text", text: "Done by the sub-agent." }]);
+    await script(p, [
+      { kind: "text", text: `Delegating as you asked.\n/delegate translate the memo ${c}` },
+      { kind: "text", text: "Noted." },
+    ]);
+    const parent = await createThread({ name: "typed command" });
+    const ws = await Socket.open(parent.id);
+    await api(`/api/threads/${parent.id}/messages`, { body: { content: `/delegate translate the memo ${c}\n${p}` } });
+    const task = await finalTask(parent.id);
+    expect(task).toMatchObject({ status: "completed", prompt: `translate the memo ${c}` });
+    expect(await tasksOf(parent.id)).toHaveLength(1);
+    expect(ws.events("pipeline:complete")[0].data.commandsHandled).toEqual(["delegate"]);
+    ws.close();
+  });
 });
+

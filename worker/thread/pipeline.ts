@@ -9,7 +9,7 @@ import { findThread } from "../db/threads";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
 import { classify, RunError } from "../invoker/errors";
 import { emptyUsage, type InvokeResult, type StreamEvent } from "../invoker/types";
-import type { Logger, RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
+import type { Command, Logger, RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
 import { syncPluginConfigs, type PluginHost } from "../plugins/registry";
 import { runChain, runFirstTrue, runNotify } from "../plugins/runners";
 import { newId, type MonotonicClock } from "../lib/ids";
@@ -132,7 +132,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
     const commandsHandled: string[] = [];
     const commandsUnhandled: string[] = [];
-    for (const command of parseCommands(output)) {
+    for (const command of commandsOf(req.message, output)) {
       const by = await runFirstTrue(plugins.entries("onCommand"), "onCommand", [command, run], logger);
       if (by) commandsHandled.push(command.name);
       else {
@@ -164,6 +164,16 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     }
     return failRun(deps, run, failure, { output, usage, sessionId }, broadcast);
   }
+}
+
+/**
+ * The commands of a run: those a person typed in their message, then the model's. A command the
+ * model repeats from the person's message is taken once.
+ */
+function commandsOf(message: Message, output: string): Command[] {
+  const typed = message.role === "user" && message.source === "web" ? parseCommands(message.content) : [];
+  const seen = new Set(typed.map((c) => c.raw));
+  return [...typed, ...parseCommands(output).filter((c) => !seen.has(c.raw))];
 }
 
 /** `work`, or a RunError (aborted or timeout) as soon as the signal fires, whichever comes first. */
