@@ -13,8 +13,10 @@ interface OfflineRequest {
 const WORD_DELAY_MS = 12;
 
 export const offlineFetch: typeof fetch = async (_input, init) => {
-  const req = JSON.parse(String(init?.body ?? "{}")) as OfflineRequest;
-  const events = answer(req);
+  const raw = String(init?.body ?? "{}");
+  const req = JSON.parse(raw) as OfflineRequest;
+  // Usage as the API would roughly count it (about 4 characters a token), so metrics mean something.
+  const events = answer(req, Math.ceil(raw.length / 4));
   const encoder = new TextEncoder();
   const signal = init?.signal;
   const body = new ReadableStream<Uint8Array>({
@@ -32,7 +34,7 @@ export const offlineFetch: typeof fetch = async (_input, init) => {
 
 type Sse = [string, Record<string, unknown>];
 
-function answer(req: OfflineRequest): Sse[] {
+function answer(req: OfflineRequest, inputTokens: number): Sse[] {
   const last = req.messages[req.messages.length - 1];
   const blocks: ApiContent[] = typeof last?.content === "string" ? [{ type: "text", text: last.content }] : (last?.content ?? []);
   const toolResult = blocks.find((b): b is Anthropic.ToolResultBlockParam => b.type === "tool_result");
@@ -42,11 +44,12 @@ function answer(req: OfflineRequest): Sse[] {
 
   if (toolResult) {
     const content = typeof toolResult.content === "string" ? toolResult.content : JSON.stringify(toolResult.content);
-    return message(req.model, [thinking("The tool answered; I'll pass that on."), text(`The tool says: ${content}`)], "end_turn");
+    return message(req.model, inputTokens, [thinking("The tool answered; I'll pass that on."), text(`The tool says: ${content}`)], "end_turn");
   }
   if (timeTool && req.tool_choice?.type !== "none" && /\b(time|date|clock|today)\b/i.test(said)) {
     return message(
       req.model,
+      inputTokens,
       [thinking("The user asks about the time; I'll use the time tool."), toolUse(timeTool.name, {})],
       "tool_use",
     );
@@ -54,6 +57,7 @@ function answer(req: OfflineRequest): Sse[] {
   const excerpt = said.length > 280 ? `${said.slice(0, 280)}…` : said;
   return message(
     req.model,
+    inputTokens,
     [
       thinking(`The user wrote ${said.length} characters. I am the offline model, so I echo them.`),
       text(
@@ -93,7 +97,7 @@ function toolUse(name: string, input: unknown): Block {
   ];
 }
 
-function message(model: string, blocks: Block[], stopReason: string): Sse[] {
+function message(model: string, inputTokens: number, blocks: Block[], stopReason: string): Sse[] {
   const id = `msg_offline_${crypto.randomUUID().slice(0, 12)}`;
   const events: Sse[] = [
     [
@@ -102,7 +106,7 @@ function message(model: string, blocks: Block[], stopReason: string): Sse[] {
         type: "message_start",
         message: {
           id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null,
-          usage: { input_tokens: 0, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
         },
       },
     ],
