@@ -1,10 +1,8 @@
 // handleMessage: the seed's pipeline, steps 0 to 8, around one streamed model call. The core
 // persists only what the seed calls innate (the assistant's text, sessionId, lastActivity), in one
 // D1 batch at the end; everything else happens in plugins, through the hooks.
-import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { messages, threads } from "../db/schema";
-import { toMessage, toThread, type Message, type Thread } from "../db/shapes";
+import { toThread, type Message, type Thread } from "../db/shapes";
 import { findThread } from "../db/threads";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
 import { classify, RunError } from "../invoker/errors";
@@ -12,8 +10,9 @@ import { emptyUsage, type InvokeResult, type StreamEvent } from "../invoker/type
 import type { Command, Logger, RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
 import { syncPluginConfigs, type PluginHost } from "../plugins/registry";
 import { runChain, runFirstTrue, runNotify } from "../plugins/runners";
-import { newId, type MonotonicClock } from "../lib/ids";
+import type { MonotonicClock } from "../lib/ids";
 import { DeltaCoalescer } from "./broadcaster";
+import { announceStatus, assistantMetadata, persistRun } from "./persist-run";
 import { parseCommands } from "./commands";
 import type { ResidentConversation } from "./resident-conversation";
 
@@ -215,48 +214,6 @@ async function invokeWithinBudget(
     if (!(err instanceof InvokeFailure) || !err.error.promptTooLong || err.output) throw err;
     return call(Math.floor(deps.tokenBudget / 4));
   }
-}
-
-function assistantMetadata(run: RunInfo, result: InvokeResult): Record<string, unknown> {
-  return { runId: run.runId, usage: result.usage, durationMs: result.durationMs, stopReason: result.stopReason, ...(run.taskId ? { taskId: run.taskId } : {}) };
-}
-
-/** The innate writes of a run, in one D1 batch: the assistant's text and the thread's activity. */
-async function persistRun(
-  deps: PipelineDeps,
-  run: RunInfo,
-  output: string,
-  opts: { sessionId?: string; metadata: Record<string, unknown> },
-): Promise<{ assistant?: Message; thread: Thread }> {
-  const now = deps.clock.now();
-  const threadPatch: Partial<typeof threads.$inferInsert> = { lastActivity: now, updatedAt: now };
-  if (opts.sessionId && opts.sessionId !== run.thread.sessionId) threadPatch.sessionId = opts.sessionId;
-  if (run.thread.status === "open") threadPatch.status = "active";
-  const thread: Thread = { ...run.thread, ...threadPatch } as Thread;
-  const updateThread = deps.db.update(threads).set(threadPatch).where(eq(threads.id, run.threadId));
-  if (!output) {
-    await updateThread;
-    return { thread };
-  }
-  const row = {
-    id: newId("msg", now),
-    threadId: run.threadId,
-    role: "assistant" as const,
-    kind: "text" as const,
-    source: "assistant",
-    content: output,
-    model: run.model,
-    metadata: opts.metadata,
-    clientMessageId: null,
-    createdAt: now,
-  };
-  await deps.db.batch([deps.db.insert(messages).values(row), updateThread]);
-  return { assistant: toMessage(row), thread };
-}
-
-/** A thread's first run makes it active; clients hear it before the run's last event. */
-function announceStatus(deps: PipelineDeps, run: RunInfo, thread: Thread | undefined) {
-  if (thread && thread.status !== run.thread.status) deps.broadcast("thread:updated", { threadId: run.threadId, thread });
 }
 
 /**
