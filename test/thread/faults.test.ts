@@ -1,6 +1,6 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, marker, messagesOf, script, Socket, until, upstreamRequests } from "../helpers";
+import { api, createThread, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
 
 async function send(threadId: string, content: string) {
   const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });
