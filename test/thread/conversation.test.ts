@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createThread, env, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
 
@@ -48,10 +48,14 @@ describe("the resident conversation", () => {
     const ws = await Socket.open(thread.id);
     await run(ws, thread.id, `remember the word pineapple ${m}`, 1);
     const before = (await (await api(`/api/threads/${thread.id}`)).json<any>()).thread.sessionId;
-    // The object's state is lost (as after a storage reset); D1 still has the messages.
+    // The object's state is lost (as after a storage reset, which also restarts the object); D1
+    // still has the messages.
     const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
     await runInDurableObject(stub, (_room, state) => state.storage.sql.exec("DELETE FROM transcript"));
-    await run(ws, thread.id, `what was the word? ${m}`, 2);
+    ws.close();
+    await abortAllDurableObjects();
+    const reopened = await Socket.open(thread.id);
+    await run(reopened, thread.id, `what was the word? ${m}`, 1);
     const [, second] = await upstreamRequests(m);
     expect(second.body.messages).toHaveLength(1);
     const prompt: string = second.body.messages[0].content[0].text;
@@ -61,7 +65,7 @@ describe("the resident conversation", () => {
     const after = (await (await api(`/api/threads/${thread.id}`)).json<any>()).thread.sessionId;
     expect(after).toMatch(/^sess_/);
     expect(after).not.toBe(before);
-    ws.close();
+    reopened.close();
   });
 });
 

@@ -42,10 +42,8 @@ export class ResidentConversation {
       id = newId("sess");
       this.store.setMeta("sessionId", id);
     }
-    if (turns.length) {
-      this.store.appendExchange(turns);
-      this.turns = null;
-    }
+    // The cache grows with the store, so a run never re-reads (and re-parses) the whole transcript.
+    if (turns.length) this.turns?.push(...this.store.appendExchange(turns));
     return id;
   }
 

@@ -178,17 +178,14 @@ export class RoomStore {
   }
 
   /** Stores the turns of one exchange (a user turn and all that answered it), a row per turn. */
-  appendExchange(turns: ApiMessage[]): void {
+  appendExchange(turns: ApiMessage[]): StoredTurn[] {
     const exchange =
       (this.sql.exec<{ n: number | null }>("SELECT max(exchange) AS n FROM transcript").one().n ?? 0) + 1;
-    for (const turn of turns) {
-      this.sql.exec(
-        "INSERT INTO transcript (exchange, message, tokens) VALUES (?, ?, ?)",
-        exchange,
-        JSON.stringify(turn),
-        estimateTokens(turn),
-      );
+    const stored = turns.map((message) => ({ exchange, message, tokens: estimateTokens(message) }));
+    for (const t of stored) {
+      this.sql.exec("INSERT INTO transcript (exchange, message, tokens) VALUES (?, ?, ?)", exchange, JSON.stringify(t.message), t.tokens);
     }
+    return stored;
   }
 
   hasTranscript(): boolean {
