@@ -1,0 +1,90 @@
+// The HTTP half of PROTOCOL.md as one route map: what each route takes and answers. The Worker's
+// routes answer through `Reply<R>` (worker/http/reply.ts) and the web app's client is typed from the
+// same map, so both sides compile against one declaration.
+import type {
+  Attachment,
+  ContextFile,
+  ContextFileInfo,
+  Message,
+  MessageKind,
+  ModelInfo,
+  PluginInfo,
+  Run,
+  SearchResult,
+  Task,
+  TaskStatus,
+  Thread,
+  ThreadKind,
+  ThreadStatus,
+  UsageTotals,
+} from "./shapes";
+
+export interface Health {
+  ok: true;
+  version: string;
+  model: { provider: "anthropic" | "offline"; default: string };
+  auth: { mode: "none" | "token" | "access"; userId: string; admin: boolean };
+}
+
+export interface PostMessageBody {
+  content: string;
+  clientMessageId?: string;
+  attachments?: string[];
+}
+
+export interface UsageLimits {
+  /** The caller's spend today (UTC) and the daily cap, in US dollars (null: no cap). */
+  spentTodayUsd: number;
+  dailyCapUsd: number | null;
+}
+
+/** Route → { body?, query?, response }. Paths use :params as the Worker declares them. */
+export interface Api {
+  "GET /api/health": { response: Health };
+  "GET /api/models": { response: { models: ModelInfo[]; default: string } };
+  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string }; response: { thread: Thread } };
+  "GET /api/threads": {
+    query: { status?: ThreadStatus; limit?: number; cursor?: string };
+    response: { threads: Thread[]; nextCursor?: string };
+  };
+  "GET /api/threads/:id": { response: { thread: Thread } };
+  "PATCH /api/threads/:id": {
+    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string };
+    response: { thread: Thread };
+  };
+  "DELETE /api/threads/:id": { response: null };
+  "GET /api/threads/:id/messages": {
+    query: { limit?: number; before?: string; kinds?: string };
+    response: { messages: Message[]; lastSeq: number };
+  };
+  "POST /api/threads/:id/messages": { body: PostMessageBody; response: { message: Message } };
+  "POST /api/threads/:id/messages/:messageId/edit": { body: PostMessageBody; response: { message: Message } };
+  "POST /api/threads/:id/messages/:messageId/regenerate": { body: { clientMessageId?: string }; response: { message: Message } };
+  "PUT /api/threads/:id/head": { body: { messageId: string }; response: { thread: Thread } };
+  "POST /api/threads/:id/attachments": { query: { name?: string }; response: { attachment: Attachment } };
+  "GET /api/threads/:id/export": { query: { format?: "markdown" | "json" }; response: { thread: Thread; messages: Message[] } };
+  "POST /api/threads/:id/stop": { response: { stopped: boolean } };
+  "POST /api/chat": { body: PostMessageBody & { threadId: string }; response: { message: Message } };
+  "POST /api/prewarm": { body: { threadId: string }; response: null };
+  "POST /api/ws-ticket": { body: { threadId: string }; response: { ticket: string; expiresAt: number } };
+  "GET /api/search": { query: { q: string; limit?: number }; response: { results: SearchResult[] } };
+  "GET /api/tasks": { query: { threadId?: string; status?: TaskStatus }; response: { tasks: Task[] } };
+  "POST /api/tasks/:id/cancel": { response: { task: Task } };
+  "GET /api/metrics": {
+    query: { threadId?: string; since?: number; limit?: number };
+    response: { runs: Run[]; totals: UsageTotals; limits: UsageLimits };
+  };
+  "GET /api/plugins": { response: { plugins: PluginInfo[] } };
+  "PATCH /api/plugins/:name": { body: { enabled?: boolean; settings?: Record<string, unknown> }; response: { plugin: PluginInfo } };
+  "GET /api/context": { response: { files: ContextFileInfo[]; cut?: string[] } };
+  "GET /api/context/:path": { response: { file: ContextFile } };
+  "PUT /api/context/:path": { body: { content: string }; response: { file: ContextFile } };
+  "DELETE /api/context/:path": { response: null };
+}
+
+export type Route = keyof Api;
+export type BodyOf<R extends Route> = Api[R] extends { body: infer B } ? B : never;
+export type QueryOf<R extends Route> = Api[R] extends { query: infer Q } ? Q : never;
+export type ResponseOf<R extends Route> = Api[R]["response"];
+
+export type { MessageKind };

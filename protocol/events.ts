@@ -1,0 +1,66 @@
+// The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
+// clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
+import type { RunErrorCode, SocketErrorCode } from "./errors";
+import type { Message, Task, TaskStatus, Thread, Usage } from "./shapes";
+
+export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
+
+/** What the model produced, as it arrives (pipeline:stream's `type` and its fields). */
+export type StreamEvent =
+  | { type: "text"; delta: string }
+  | { type: "thinking"; delta: string }
+  | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown }
+  | { type: "tool_result"; toolUseId: string; toolName: string; content: string; isError: boolean };
+
+interface RunRef {
+  threadId: string;
+  runId: string;
+}
+
+interface TaskRef {
+  threadId: string;
+  task: Task;
+}
+
+/** Every event broadcast to a thread's sockets, by name. */
+export interface EventMap {
+  "chat:message": { threadId: string; message: Message };
+  "pipeline:start": RunRef & { messageId: string };
+  "pipeline:step": RunRef & { step: PipelineStep; detail?: string; usage?: Usage };
+  "pipeline:stream": RunRef & StreamEvent;
+  "pipeline:complete": RunRef & { commandsHandled: string[]; commandsUnhandled: string[]; durationMs: number };
+  "pipeline:error": RunRef & { code: RunErrorCode; message: string; retryable: boolean };
+  /** The thread as now stored; after a branch change, also the messages of the new current branch. */
+  "thread:updated": { threadId: string; thread: Thread; messages?: Message[] };
+  "thread:notification": { threadId: string; sourceThreadId: string; taskId: string; status: TaskStatus; message: Message };
+  "task:created": TaskRef;
+  "task:stream": TaskRef & { event: string; data: unknown };
+  "task:progress": TaskRef & { iteration: number; feedback: string };
+  "task:evaluated": TaskRef & { accepted: boolean; feedback?: string; by?: string };
+  "task:validated": TaskRef;
+  "task:failed": TaskRef;
+  "task:checkin": TaskRef & { message: string };
+}
+
+export type EventName = keyof EventMap;
+
+/** A broadcast event as it goes on the wire: numbered by the thread's seq. */
+export type EventFrame<K extends EventName = EventName> = {
+  [E in K]: { event: E; data: EventMap[E]; timestamp: number; seq: number };
+}[K];
+
+/** Frames for one socket only: no seq, and they use none up. */
+export interface SocketFrameMap {
+  ready: { lastSeq: number; running: string | null };
+  pong: Record<string, never>;
+  error: { code: SocketErrorCode; message: string };
+}
+
+export type SocketFrame = {
+  [E in keyof SocketFrameMap]: { event: E; data: SocketFrameMap[E]; timestamp: number };
+}[keyof SocketFrameMap];
+
+export type ServerFrame = EventFrame | SocketFrame;
+
+/** What a client may send on its socket. */
+export type ClientFrame = { type: "ping" } | { type: "stop" };

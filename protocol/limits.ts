@@ -1,0 +1,17 @@
+// Limits both sides check: the Worker refuses past them, the web app says so before sending.
+
+export const MAX_BODY_BYTES = 256 * 1024;
+export const MAX_CONTENT_CHARS = 100_000;
+export const MAX_CLIENT_MESSAGE_ID = 128;
+export const MAX_INSTRUCTIONS_CHARS = 20_000;
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export const DOCUMENT_TYPES = ["application/pdf", "text/plain", "text/markdown", "text/csv"] as const;
+export const ATTACHMENT_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+export const maxBytesFor = (mediaType: string) =>
+  (IMAGE_TYPES as readonly string[]).includes(mediaType) ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;

@@ -1,0 +1,176 @@
+// The resources of PROTOCOL.md as they travel: declared here once, for the Worker and the web app.
+
+export const THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
+export const THREAD_STATUSES = ["open", "active", "completed", "failed", "archived"] as const;
+export const MESSAGE_ROLES = ["user", "assistant", "system"] as const;
+export const MESSAGE_KINDS = ["text", "thinking", "tool_call", "tool_result", "pipeline_step", "status"] as const;
+export const TASK_STATUSES = ["pending", "running", "evaluating", "completed", "failed", "cancelled"] as const;
+
+export type ThreadKind = (typeof THREAD_KINDS)[number];
+export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+export type Role = (typeof MESSAGE_ROLES)[number];
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export interface Thread {
+  id: string;
+  name: string;
+  kind: ThreadKind;
+  status: ThreadStatus;
+  model: string;
+  /** The id of the conversation the thread's object holds for the model; null before the first run. */
+  sessionId: string | null;
+  parentThreadId: string | null;
+  /** The thread's custom instructions, in the system prompt of every run ("" for none). */
+  instructions: string;
+  /** The last user message of the current branch (null before the first). */
+  headId: string | null;
+  lastActivity: number;
+  createdAt: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Server tools the model used (web search, web fetch), by tool name. */
+  serverToolUses?: Record<string, number>;
+}
+
+/** Open-ended; these are the fields the project writes (docs/protocol-notes.md). */
+export interface MessageMetadata {
+  runId?: string;
+  usage?: Usage;
+  durationMs?: number;
+  stopReason?: string | null;
+  aborted?: boolean;
+  error?: string;
+  interrupted?: boolean;
+  code?: string;
+  step?: string;
+  detail?: string | null;
+  toolUseId?: string;
+  toolName?: string;
+  input?: unknown;
+  isError?: boolean;
+  taskId?: string;
+  /** Regenerate: the message this one regenerates. */
+  regenerates?: string;
+  /** A cross-thread notification: "cross-thread-notification"; a check-in: "task-checkin". */
+  type?: string;
+  sourceThreadId?: string;
+  status?: string;
+  iterations?: number;
+  [key: string]: unknown;
+}
+
+export interface Attachment {
+  id: string;
+  threadId: string;
+  name: string;
+  mediaType: string;
+  bytes: number;
+  createdAt: number;
+}
+
+export interface Message {
+  id: string;
+  threadId: string;
+  role: Role;
+  kind: MessageKind;
+  source: string;
+  content: string;
+  model: string | null;
+  metadata: MessageMetadata;
+  clientMessageId: string | null;
+  /** A user message: the user message before it on its branch; any other: the user message its run answers. */
+  parentId: string | null;
+  /** On user messages as listed: the user messages with the same parentId, oldest first, itself included. */
+  siblings?: string[];
+  /** Files sent with a user message, in the order given. */
+  attachments?: Attachment[];
+  createdAt: number;
+}
+
+export interface Task {
+  id: string;
+  threadId: string;
+  parentThreadId: string | null;
+  status: TaskStatus;
+  prompt: string;
+  result: string | null;
+  model: string | null;
+  maxIterations: number;
+  currentIteration: number;
+  costUsd: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Run {
+  id: string;
+  threadId: string;
+  /** The thread's name, or null once the thread is deleted (its usage stays). */
+  threadName: string | null;
+  taskId: string | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  durationMs: number;
+  status: string;
+  startedAt: number;
+}
+
+export interface UsageTotals {
+  runs: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
+export type ThinkingType = "adaptive" | "enabled";
+
+export interface ModelInfo {
+  id: string;
+  displayName: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  thinking: ThinkingType[];
+  compaction: boolean;
+}
+
+export interface PluginInfo {
+  name: string;
+  version: string;
+  description: string;
+  enabled: boolean;
+  order: number;
+  settings: Record<string, unknown>;
+  tools: { name: string; description: string }[];
+}
+
+export interface ContextFileInfo {
+  path: string;
+  bytes: number;
+  updatedAt: number;
+}
+
+export interface ContextFile extends ContextFileInfo {
+  content: string;
+}
+
+export interface SearchResult {
+  threadId: string;
+  threadName: string;
+  messageId: string;
+  role: Role;
+  /** Text around the hits, with each hit inside <mark>…</mark> (all other text HTML-escaped). */
+  snippet: string;
+  createdAt: number;
+}
