@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 /** A port for the fake Messages API; test/global-setup.ts starts it there before any worker runs. */

@@ -151,6 +151,14 @@ export class Socket {
   }
 }
 
+/** The text deltas a socket has received, joined: what the user has seen of the answers so far. */
+export function streamedText(frames: Frame[]): string {
+  return frames
+    .filter((f) => f.event === "pipeline:stream" && f.data.type === "text")
+    .map((f) => f.data.delta)
+    .join("");
+}
+
 export async function messagesOf(threadId: string, query = "", token?: string) {
   return json<{ messages: any[]; lastSeq: number }>(api(`/api/threads/${threadId}/messages${query}`, { token }));
 }

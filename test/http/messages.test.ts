@@ -1,7 +1,7 @@
 // /api/threads/:id/messages (and /api/chat): reading a thread's messages after real runs (paging,
 // kinds, lastSeq), and posting them (validation, idempotency by clientMessageId, archived threads).
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createThread, json, marker, messagesOf, script, Socket } from "../helpers";
+import { api, createThread, json, marker, messagesOf, script, Socket, streamedText } from "../helpers";
 import { countRows, expectError, expectInvalid } from "./util";
 
 const MESSAGE_KEYS = ["clientMessageId", "content", "createdAt", "id", "kind", "metadata", "model", "role", "source", "threadId"];
@@ -228,7 +228,8 @@ describe("POST /api/threads/:id/messages", () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     const message = await accepted(thread.id, { content: `take your time ${m}` });
-    await ws.waitFor((f) => f.some((x) => x.event === "pipeline:stream"), 10_000, "the stream");
+    // The stop comes once the whole partial text has reached the socket, so its stored copy is whole.
+    await ws.waitFor((f) => streamedText(f) === "thinking out loud", 10_000, "the streamed text");
     expect(ws.events("pipeline:complete")).toHaveLength(0);
     expect(ws.events("pipeline:start")[0].data.messageId).toBe(message.id);
 

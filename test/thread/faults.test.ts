@@ -1,6 +1,6 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
+import { api, createThread, marker, messagesOf, script, Socket, streamedText, upstreamRequests } from "../helpers";
 
 async function send(threadId: string, content: string) {
   const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });
@@ -106,7 +106,7 @@ describe("faults upstream", () => {
     await script(m, [{ kind: "hang", afterText: "I was saying" }]);
     const ws = await Socket.open(thread.id);
     await send(thread.id, m);
-    await ws.waitFor((f) => f.some((x) => x.event === "pipeline:stream"));
+    await ws.waitFor((f) => streamedText(f) === "I was saying", 10_000, "the streamed text");
     const res = await api(`/api/threads/${thread.id}/stop`, { method: "POST" });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ stopped: true });
@@ -155,8 +155,7 @@ describe("faults upstream", () => {
     await script(m, [{ kind: "hang", afterText: "Before the restart" }]);
     const ws = await Socket.open(thread.id);
     await send(thread.id, m);
-    const streamed = (f: any[]) => f.filter((x) => x.event === "pipeline:stream").map((x) => x.data.delta).join("");
-    await ws.waitFor((f) => streamed(f) === "Before the restart");
+    await ws.waitFor((f) => streamedText(f) === "Before the restart");
     const queued = await send(thread.id, "queued behind it");
     await abortAllDurableObjects();
 
