@@ -54,7 +54,8 @@ async function startApp(upstreamUrl) {
   const child = spawn(wrangler, ["dev", "--port", String(port), "--persist-to", state, "--env-file", envFile], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CI: "true" },
+    // wrangler dev's own trace capture is off: the bench measures the app, not the local explorer.
+    env: { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: "false" },
   });
   // Each run logs one line with its D1 statement count (worker/thread/room.ts).
   const runLogs = [];
