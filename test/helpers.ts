@@ -1,5 +1,6 @@
 // Test helpers: the Worker as a client sees it, sockets, and the fake Messages API's control API.
-import { env, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
+import type { ThreadRoom } from "../worker/thread/room";
 import type { Step } from "./fake-upstream/server.mjs";
 
 export { env };
@@ -48,7 +49,7 @@ export async function settle(timeoutMs = 15_000): Promise<void> {
   for (const id of ids) {
     const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
     for (;;) {
-      const state = await room.prewarm(id);
+      const state = await runInDurableObject(room, (r: ThreadRoom) => r.activity());
       if (!state.running && state.queued === 0) break;
       if (Date.now() > deadline) throw new Error(`thread ${id} still busy after ${timeoutMs}ms`);
       await new Promise((r) => setTimeout(r, 25));

@@ -1,10 +1,9 @@
 import type { ThreadRoom } from "./thread/room";
 
-/** Bindings and configuration of the Worker and of every ThreadRoom (wrangler.toml, secrets). */
+/** Bindings and raw settings of the Worker and of every ThreadRoom (wrangler.toml, secrets). */
 export interface Env {
   DB: D1Database;
   THREAD_ROOM: DurableObjectNamespace<ThreadRoom>;
-  ASSETS?: Fetcher;
   /** none | token | access */
   AUTH_MODE?: string;
   /** token mode: "token1:userA,token2:userB" (a secret) */
@@ -15,29 +14,75 @@ export interface Env {
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   DEFAULT_MODEL?: string;
-  /** Per-request model view of the conversation, in estimated tokens. */
   CONTEXT_TOKEN_BUDGET?: string;
   MAX_OUTPUT_TOKENS?: string;
-  /** Extended thinking: "adaptive" (default), "off", or a token budget for thinking.type=enabled. */
   THINKING?: string;
   RUN_TIMEOUT_MS?: string;
-  /** Messages a thread may hold waiting for (or in) a run; past it, posts answer 429. */
   MAX_QUEUED_MESSAGES?: string;
   RETRY_MAX_ATTEMPTS?: string;
   RETRY_BASE_MS?: string;
   MAX_TOOL_TURNS?: string;
-  /** How often coalesced token deltas are flushed to sockets. */
   STREAM_FLUSH_MS?: string;
   HOOK_TIMEOUT_MS?: string;
+  STEP0_FRESH_MS?: string;
+  STEP0_MAX_AGE_MS?: string;
+  /** Bench and tests only: a delay added to every D1 round trip, standing in for a distant primary. */
+  D1_LATENCY_MS?: string;
 }
 
-export const VERSION = "0.1.0";
+/** The settings, parsed once into the types the code uses. */
+export interface Config {
+  authMode: string;
+  defaultModel: string;
+  /** Overrides the window the model catalog gives (estimated tokens); null: from the catalog. */
+  contextTokenBudget: number | null;
+  maxOutputTokens: number;
+  /** "adaptive", "off", or a token budget for budget-based thinking. */
+  thinking: string;
+  runTimeoutMs: number;
+  maxQueuedMessages: number;
+  retryAttempts: number;
+  retryBaseMs: number;
+  maxToolTurns: number;
+  streamFlushMs: number;
+  hookTimeoutMs: number;
+  /** Step-0 inputs (plugin configs, context files) younger than this are used as they are. */
+  step0FreshMs: number;
+  /** Older than this, or invalidated, they are read again before the run (one D1 batch). */
+  step0MaxAgeMs: number;
+  d1LatencyMs: number;
+}
 
-export function numberVar(value: string | undefined, fallback: number): number {
+export const VERSION = "0.2.0";
+
+function numberVar(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === "" ? NaN : Number(value);
   return Number.isFinite(n) ? n : fallback;
 }
 
-export function defaultModel(env: Env): string {
-  return env.DEFAULT_MODEL || "claude-sonnet-4-6";
+const parsed = new WeakMap<Env, Config>();
+
+export function configOf(env: Env): Config {
+  let config = parsed.get(env);
+  if (!config) {
+    config = {
+      authMode: env.AUTH_MODE || "none",
+      defaultModel: env.DEFAULT_MODEL || "claude-sonnet-4-6",
+      contextTokenBudget: env.CONTEXT_TOKEN_BUDGET ? numberVar(env.CONTEXT_TOKEN_BUDGET, 0) || null : null,
+      maxOutputTokens: numberVar(env.MAX_OUTPUT_TOKENS, 8192),
+      thinking: (env.THINKING ?? "adaptive").trim().toLowerCase(),
+      runTimeoutMs: numberVar(env.RUN_TIMEOUT_MS, 300_000),
+      maxQueuedMessages: numberVar(env.MAX_QUEUED_MESSAGES, 20),
+      retryAttempts: numberVar(env.RETRY_MAX_ATTEMPTS, 4),
+      retryBaseMs: numberVar(env.RETRY_BASE_MS, 500),
+      maxToolTurns: numberVar(env.MAX_TOOL_TURNS, 8),
+      streamFlushMs: numberVar(env.STREAM_FLUSH_MS, 30),
+      hookTimeoutMs: numberVar(env.HOOK_TIMEOUT_MS, 10_000),
+      step0FreshMs: numberVar(env.STEP0_FRESH_MS, 5_000),
+      step0MaxAgeMs: numberVar(env.STEP0_MAX_AGE_MS, 10 * 60_000),
+      d1LatencyMs: numberVar(env.D1_LATENCY_MS, 0),
+    };
+    parsed.set(env, config);
+  }
+  return config;
 }

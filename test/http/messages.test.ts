@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, createThread, json, marker, messagesOf, script, Socket, streamedText } from "../helpers";
 import { countRows, expectError, expectInvalid } from "./util";
 
-const MESSAGE_KEYS = ["clientMessageId", "content", "createdAt", "id", "kind", "metadata", "model", "role", "source", "threadId"];
+const MESSAGE_KEYS = ["clientMessageId", "content", "createdAt", "id", "kind", "metadata", "model", "parentId", "role", "source", "threadId"];
+/** User messages as listed also carry `siblings` (the branch switcher's versions). */
+const USER_MESSAGE_KEYS = [...MESSAGE_KEYS, "siblings"].sort();
 
 function post(threadId: string, body: unknown) {
   return api(`/api/threads/${threadId}/messages`, { body });
@@ -62,7 +64,7 @@ describe("GET /api/threads/:id/messages after a run", () => {
     expect(all.length).toBeGreaterThanOrEqual(9);
     expectOldestFirst(all);
     for (const m of all) {
-      expect(Object.keys(m).sort()).toEqual(MESSAGE_KEYS);
+      expect(Object.keys(m).sort()).toEqual(m.role === "user" ? USER_MESSAGE_KEYS : MESSAGE_KEYS);
       expect(m.threadId).toBe(thread.id);
       expect(m.id).toMatch(/^msg_/);
       expect(["user", "assistant", "system"]).toContain(m.role);
@@ -206,7 +208,7 @@ describe("POST /api/threads/:id/messages", () => {
     expect(res.status).toBe(202);
     const body = await res.json<any>();
     expect(Object.keys(body)).toEqual(["message"]);
-    expect(Object.keys(body.message).sort()).toEqual(MESSAGE_KEYS);
+    expect(Object.keys(body.message).sort()).toEqual(USER_MESSAGE_KEYS);
     expect(body.message).toMatchObject({
       threadId: thread.id,
       role: "user",

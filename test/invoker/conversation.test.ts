@@ -6,7 +6,7 @@ import type { ApiMessage } from "../../worker/invoker/types";
 
 const user = (text: string): ApiMessage => ({ role: "user", content: [{ type: "text", text }] });
 const assistant = (text: string): ApiMessage => ({ role: "assistant", content: [{ type: "text", text }] });
-const turn = (exchange: number, message: ApiMessage): StoredTurn => ({ exchange, message, tokens: estimateTokens(message) });
+const turn = (exchange: string, message: ApiMessage): StoredTurn => ({ exchange, message, tokens: estimateTokens(message) });
 
 describe("normalizeConversation", () => {
   it("merges consecutive turns of one role and drops empty text, keeping every block", () => {
@@ -23,12 +23,12 @@ describe("windowByBudget", () => {
   const toolUse: ApiMessage = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "x__y", input: {} }] };
   const toolResult: ApiMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] };
   const turns = [
-    turn(1, user("x".repeat(400))),
-    turn(1, toolUse),
-    turn(1, toolResult),
-    turn(1, assistant("done")),
-    turn(2, user("y".repeat(400))),
-    turn(2, assistant("fine")),
+    turn("e1", user("x".repeat(400))),
+    turn("e1", toolUse),
+    turn("e1", toolResult),
+    turn("e1", assistant("done")),
+    turn("e2", user("y".repeat(400))),
+    turn("e2", assistant("fine")),
   ];
 
   it("keeps everything that fits", () => {
@@ -36,7 +36,7 @@ describe("windowByBudget", () => {
   });
 
   it("drops the oldest whole exchange, tool pair and all", () => {
-    const second = turns.filter((t) => t.exchange === 2).reduce((n, t) => n + t.tokens, 0);
+    const second = turns.filter((t) => t.exchange === "e2").reduce((n, t) => n + t.tokens, 0);
     const { messages, dropped } = windowByBudget(turns, second + 5);
     expect(dropped).toBe(1);
     expect(messages).toEqual([turns[4].message, turns[5].message]);

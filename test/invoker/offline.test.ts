@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../worker/env";
+import { configOf, type Env } from "../../worker/env";
 import { createInvoker, providerOf } from "../../worker/invoker/client";
 import type { StreamEvent } from "../../worker/invoker/types";
 
@@ -23,7 +23,7 @@ describe("the offline model", () => {
   it("is what runs without a key, and streams thinking and text through the SDK", async () => {
     expect(providerOf(offlineEnv)).toBe("offline");
     const events: StreamEvent[] = [];
-    const result = await createInvoker(offlineEnv).invoke(request("hello there", events));
+    const result = await createInvoker(offlineEnv, configOf(offlineEnv)).invoke(request("hello there", events));
     expect(events[0].type).toBe("thinking");
     const text = events.filter((e) => e.type === "text").map((e) => (e as { delta: string }).delta).join("");
     expect(text).toBe(result.output);
@@ -38,7 +38,7 @@ describe("the offline model", () => {
 
   it("calls a plugin tool when one fits, and answers with its result", async () => {
     const events: StreamEvent[] = [];
-    const result = await createInvoker(offlineEnv).invoke(request("what time is it?", events));
+    const result = await createInvoker(offlineEnv, configOf(offlineEnv)).invoke(request("what time is it?", events));
     expect(events.find((e) => e.type === "tool_call")).toMatchObject({ toolName: "time__current_time", input: {} });
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ content: "teatime", isError: false });
     expect(result.output).toBe("The tool says: teatime");
@@ -48,7 +48,7 @@ describe("the offline model", () => {
   it("stops when aborted", async () => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];
-    const pending = createInvoker(offlineEnv).invoke({ ...request("a long enough message to stream for a while", events, []), signal: controller.signal });
+    const pending = createInvoker(offlineEnv, configOf(offlineEnv)).invoke({ ...request("a long enough message to stream for a while", events, []), signal: controller.signal });
     setTimeout(() => controller.abort("stopped"), 20);
     await expect(pending).rejects.toMatchObject({ error: { code: "aborted" } });
   });

@@ -1,11 +1,11 @@
 // The activity plugin (a run's steps, thinking and tool calls stored as messages) and the metrics
 // plugin (agent_runs and metric rows, /api/metrics), after real runs.
 import { describe, expect, it } from "vitest";
-import { costUsd } from "../../worker/plugins/metrics/prices";
+import { costUsd } from "../../worker/invoker/prices";
 import { marker, messagesOf, script, Socket } from "../helpers";
 import { asLocal, env, freshUser, newThread, runTurn, type Call } from "./util";
 
-/** US dollars per million tokens (worker/plugins/metrics/prices.ts), written out independently. */
+/** US dollars per million tokens (worker/invoker/prices.ts), written out independently. */
 function expectedCost(prices: { input: number; output: number }, u: { inputTokens: number; outputTokens: number; cacheWriteTokens: number; cacheReadTokens: number }) {
   const dollars = (u.inputTokens * prices.input + u.outputTokens * prices.output + u.cacheWriteTokens * prices.input * 1.25 + u.cacheReadTokens * prices.input * 0.1) / 1e6;
   return Math.round(dollars * 1e6) / 1e6;
@@ -191,7 +191,7 @@ describe("the metrics plugin and /api/metrics", () => {
     expect(runs.map((r) => r.id)).toEqual([secondRunId, firstRunId]); // newest first
     const [r2, r1] = runs;
     expect(Object.keys(r1).sort()).toEqual(
-      ["cacheReadTokens", "cacheWriteTokens", "costUsd", "durationMs", "id", "inputTokens", "model", "outputTokens", "startedAt", "status", "taskId", "threadId"],
+      ["cacheReadTokens", "cacheWriteTokens", "costUsd", "durationMs", "id", "inputTokens", "model", "outputTokens", "startedAt", "status", "taskId", "threadId", "threadName"],
     );
     expect(r1).toMatchObject({ threadId: thread.id, taskId: null, model: thread.model, status: "completed", ...u1, costUsd: c1 });
     expect(r2).toMatchObject({ threadId: thread.id, status: "completed", ...u2, costUsd: c2 });

@@ -3,6 +3,7 @@
 // injected into the prompt when the object holds no live conversation.
 import { afterEach, describe, expect, it } from "vitest";
 import { api, marker, script, upstreamRequests } from "../helpers";
+import { insertThread } from "../http/util";
 import { env, freshUser, insertMessage, lastUserText, newThread, runTurn, type Call } from "./util";
 
 const SEP = "\n\n---\n\n";
@@ -272,12 +273,15 @@ describe("history injection", () => {
     await setContextSettings({ historyLimit: 50, maxFileBytes: 50_000 });
   });
 
-  /** A fresh thread (no object yet) whose D1 already holds messages, oldest first. */
+  /**
+   * A thread from before the object became its primary store: its rows are in D1 only, oldest first.
+   * Its object reads them on first touch and has no model view of them: the history is injected.
+   */
   async function threadWithHistory(user: ReturnType<typeof freshUser>, rows: { role: string; kind?: string; content: string }[]) {
-    const thread = await newThread(user.call);
+    const id = await insertThread({ ownerId: user.id });
     const base = Date.now() - 60_000;
-    for (const [i, r] of rows.entries()) await insertMessage({ threadId: thread.id, ...r, createdAt: base + i * 10 });
-    return thread;
+    for (const [i, r] of rows.entries()) await insertMessage({ threadId: id, ...r, createdAt: base + i * 10 });
+    return { id };
   }
 
   it("gives a fresh thread that already has D1 messages its text history, as [role]: content, before the message", async () => {
@@ -322,7 +326,7 @@ describe("history injection", () => {
     expect(JSON.stringify(body)).not.toContain("# Conversation History");
   });
 
-  it("injects history when D1 names a session the object does not hold (state lost), and starts a new session", async () => {
+  it("injects history when D1 names a session from before (the old object's conversation is gone), and starts a new session", async () => {
     const user = freshUser("lost");
     const thread = await threadWithHistory(user, [
       { role: "user", content: "Remember: kiwi." },

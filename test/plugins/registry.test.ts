@@ -2,13 +2,16 @@
 // PluginHost (enabled filter, timeouts, tools), and /api/plugins (list, enable, settings).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { drizzle } from "drizzle-orm/d1";
 import { database, meteredD1 } from "../../worker/db/client";
+import * as schema from "../../worker/db/schema";
 import type { Hooks, PluginContext, PluginDefinition, ToolCall } from "../../worker/plugins/contract";
-import { defaultSettings, PLUGINS, PluginHost, syncPluginConfigs, type PluginConfig } from "../../worker/plugins/registry";
+import { PluginHost } from "../../worker/plugins/host";
+import { defaultSettings, PLUGINS, syncPluginConfigs, type PluginConfig } from "../../worker/plugins/registry";
 import { api, json } from "../helpers";
 import { env, recordingLogger } from "./util";
 
-const db = () => database(env.DB);
+const db = () => database(env);
 
 interface Row {
   name: string;
@@ -24,7 +27,7 @@ async function rows(): Promise<Row[]> {
   return results;
 }
 
-const DOCUMENTED_ORDER = ["activity", "context", "time", "web", "metrics"];
+const DOCUMENTED_ORDER = ["activity", "context", "time", "delegation", "metrics"];
 
 async function patch(name: string, body: unknown) {
   return api(`/api/plugins/${name}`, { method: "PATCH", body });
@@ -59,7 +62,7 @@ describe("syncPluginConfigs", () => {
     });
     expect(configs.find((c) => c.name === "time")!.settings).toEqual({ timeZone: "UTC" });
     expect(configs.find((c) => c.name === "context")!.settings).toEqual({ historyLimit: 50, maxFileBytes: 50_000 });
-    for (const name of ["activity", "web", "metrics"]) expect(configs.find((c) => c.name === name)!.settings).toEqual({});
+    for (const name of ["activity", "metrics"]) expect(configs.find((c) => c.name === name)!.settings).toEqual({});
 
     const stored = await rows();
     expect(stored.map((r) => r.name)).toEqual(names);
@@ -114,7 +117,7 @@ describe("syncPluginConfigs", () => {
     const usage = { statements: 0, roundTrips: 0 };
     const batch = vi.spyOn(env.DB, "batch");
     try {
-      const configs = await syncPluginConfigs(database(meteredD1(env.DB, usage)));
+      const configs = await syncPluginConfigs(drizzle(meteredD1(env.DB, usage), { schema }));
       expect(configs).toHaveLength(PLUGINS.length);
       expect(usage).toEqual({ statements: 1, roundTrips: 1 });
       expect(batch).not.toHaveBeenCalled();

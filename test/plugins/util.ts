@@ -72,6 +72,7 @@ export function recordingLogger() {
     info: (message, fields) => entries.push({ level: "info", message, fields }),
     warn: (message, fields) => entries.push({ level: "warn", message, fields }),
     error: (message, fields) => entries.push({ level: "error", message, fields }),
+    with: () => logger,
   };
   return { logger, entries, at: (level: "info" | "warn" | "error") => entries.filter((e) => e.level === level) };
 }

@@ -48,10 +48,10 @@ describe("the resident conversation", () => {
     const ws = await Socket.open(thread.id);
     await run(ws, thread.id, `remember the word pineapple ${m}`, 1);
     const before = (await (await api(`/api/threads/${thread.id}`)).json<any>()).thread.sessionId;
-    // The object's state is lost (as after a storage reset, which also restarts the object); D1
-    // still has the messages.
+    // The object's model view is lost (its turns gone, as after a restore from a copy that had only
+    // the messages); the messages are still there.
     const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
-    await runInDurableObject(stub, (_room, state) => state.storage.sql.exec("DELETE FROM transcript"));
+    await runInDurableObject(stub, (_room, state) => state.storage.sql.exec("DELETE FROM turns"));
     ws.close();
     await abortAllDurableObjects();
     const reopened = await Socket.open(thread.id);

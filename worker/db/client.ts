@@ -1,9 +1,16 @@
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
+import { configOf, type Env } from "../env";
 import * as schema from "./schema";
 
 export type Db = DrizzleD1Database<typeof schema>;
 
-export function database(d1: D1Database): Db {
+/**
+ * D1 through Drizzle; with `usage`, every round trip is counted there. D1_LATENCY_MS delays each one
+ * (bench), and `faults` can take D1 away (tests).
+ */
+export function database(env: Env, usage?: D1Usage, faults?: D1Meter["faults"]): Db {
+  const latencyMs = configOf(env).d1LatencyMs;
+  const d1 = usage || latencyMs || faults ? meteredD1(env.DB, usage ?? newUsage(), { latencyMs, faults }) : env.DB;
   return drizzle(d1, { schema });
 }
 
@@ -13,13 +20,27 @@ export interface D1Usage {
   roundTrips: number;
 }
 
+export const newUsage = (): D1Usage => ({ statements: 0, roundTrips: 0 });
+
+export interface D1Meter {
+  /** Bench and tests: a delay before each round trip, standing in for a primary one region away. */
+  latencyMs?: number;
+  /** Tests: while `down`, every round trip fails as D1 would when it is unreachable. */
+  faults?: { down: boolean };
+}
+
 const EXECUTORS = new Set(["run", "all", "first", "raw"]);
 
 /**
  * D1 with a meter on it, so a thread object can report what each run costs in statements (see
  * `npm run bench`). Statements are unwrapped before a batch: the runtime wants its own objects.
  */
-export function meteredD1(d1: D1Database, usage: D1Usage): D1Database {
+export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, faults }: D1Meter = {}): D1Database {
+  const delay = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    if (faults?.down) throw new Error("D1_ERROR: the database is unavailable (injected by a test)");
+    return work();
+  };
   const originals = new WeakMap<object, D1PreparedStatement>();
   const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -31,7 +52,7 @@ export function meteredD1(d1: D1Database, usage: D1Usage): D1Database {
           return (...args: unknown[]) => {
             usage.statements++;
             usage.roundTrips++;
-            return value.apply(target, args);
+            return delay(() => value.apply(target, args));
           };
         }
         return value.bind(target);
@@ -47,7 +68,7 @@ export function meteredD1(d1: D1Database, usage: D1Usage): D1Database {
         return (stmts: D1PreparedStatement[]) => {
           usage.statements += stmts.length;
           usage.roundTrips++;
-          return target.batch(stmts.map((s) => originals.get(s) ?? s));
+          return delay(() => target.batch(stmts.map((s) => originals.get(s) ?? s)));
         };
       }
       const value = Reflect.get(target, prop, target);

@@ -1,5 +1,6 @@
-// The system of record across threads (D1). Per-thread working state (run queue, replay buffer,
-// model transcript) lives in each ThreadRoom's own SQLite storage instead: see worker/thread/.
+// The record across threads (D1): the thread list, mirrored messages (search, export), tasks, usage,
+// plugin configs and context files. Each thread's primary store is its ThreadRoom's own SQLite
+// (worker/thread/store/), which mirrors its rows here through an outbox, idempotently by id.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -19,6 +20,8 @@ export const threads = sqliteTable(
       .default("open"),
     sessionId: text("session_id"),
     model: text("model").notNull(),
+    instructions: text("instructions").notNull().default(""),
+    headId: text("head_id"),
     parentThreadId: text("parent_thread_id").references((): any => threads.id, { onDelete: "cascade" }),
     lastActivity: integer("last_activity").notNull(),
     createdAt: createdAt(),
@@ -49,6 +52,7 @@ export const messages = sqliteTable(
     model: text("model"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     clientMessageId: text("client_message_id"),
+    parentId: text("parent_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -89,9 +93,8 @@ export const agentRuns = sqliteTable(
   "agent_runs",
   {
     id: text("id").primaryKey(),
-    threadId: text("thread_id")
-      .notNull()
-      .references(() => threads.id, { onDelete: "cascade" }),
+    // No foreign key: usage outlives its thread (a deleted thread's runs still count).
+    threadId: text("thread_id").notNull(),
     ownerId: text("owner_id").notNull(),
     taskId: text("task_id"),
     model: text("model").notNull(),
@@ -118,7 +121,7 @@ export const metrics = sqliteTable(
     value: real("value").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("metrics_run").on(t.runId)],
+  (t) => [uniqueIndex("metrics_run_name").on(t.runId, t.name)],
 );
 
 export const pluginConfigs = sqliteTable("plugin_configs", {
@@ -146,3 +149,5 @@ export type ThreadRow = typeof threads.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
 export type RunRow = typeof agentRuns.$inferSelect;
+export type PluginConfigRow = typeof pluginConfigs.$inferSelect;
+export type ContextFileRow = typeof contextFiles.$inferSelect;

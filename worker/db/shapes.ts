@@ -1,13 +1,9 @@
-// The public shapes of PROTOCOL.md, made from rows. Nothing outside these fields leaves the Worker
-// (an owner id, for one, stays inside).
-import type { MessageRow, RunRow, TaskRow, ThreadRow } from "./schema";
+// PROTOCOL.md's shapes, made from D1 rows. Nothing outside these fields leaves the Worker (an owner id,
+// for one, stays inside).
+import type { Run, Task, Thread } from "../../protocol";
+import type { RunRow, TaskRow, ThreadRow } from "./schema";
 
-export type Thread = ReturnType<typeof toThread>;
-export type Message = ReturnType<typeof toMessage>;
-export type Task = ReturnType<typeof toTask>;
-export type Run = ReturnType<typeof toRun>;
-
-export function toThread(r: ThreadRow) {
+export function toThread(r: ThreadRow): Thread {
   return {
     id: r.id,
     name: r.name,
@@ -16,27 +12,14 @@ export function toThread(r: ThreadRow) {
     model: r.model,
     sessionId: r.sessionId,
     parentThreadId: r.parentThreadId,
+    instructions: r.instructions,
+    headId: r.headId,
     lastActivity: r.lastActivity,
     createdAt: r.createdAt,
   };
 }
 
-export function toMessage(r: MessageRow) {
-  return {
-    id: r.id,
-    threadId: r.threadId,
-    role: r.role,
-    kind: r.kind,
-    source: r.source,
-    content: r.content,
-    model: r.model,
-    metadata: r.metadata ?? {},
-    clientMessageId: r.clientMessageId,
-    createdAt: r.createdAt,
-  };
-}
-
-export function toTask(r: TaskRow) {
+export function toTask(r: TaskRow): Task {
   return {
     id: r.id,
     threadId: r.threadId,
@@ -53,10 +36,12 @@ export function toTask(r: TaskRow) {
   };
 }
 
-export function toRun(r: RunRow) {
+/** A run, with its thread's name (null once the thread is deleted: its usage stays). */
+export function toRun(r: RunRow, threadName: string | null): Run {
   return {
     id: r.id,
     threadId: r.threadId,
+    threadName,
     taskId: r.taskId,
     model: r.model,
     inputTokens: r.inputTokens,

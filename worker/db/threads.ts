@@ -1,53 +1,9 @@
-import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
-import { newId } from "../lib/ids";
+// The thread list and the queries across threads (D1). A thread's own rows are its object's; these
+// read the copies the objects mirror here.
+import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { ThreadStatus } from "../../protocol";
 import type { Db } from "./client";
 import { threads, type ThreadRow } from "./schema";
-
-export type ThreadKind = ThreadRow["kind"];
-export type ThreadStatus = ThreadRow["status"];
-
-export interface NewThread {
-  ownerId: string;
-  name: string;
-  kind: ThreadKind;
-  model: string;
-  parentThreadId?: string | null;
-  source?: string;
-  sourceId?: string | null;
-}
-
-export async function createThread(db: Db, input: NewThread): Promise<ThreadRow> {
-  const row = newThreadRow(input);
-  await db.insert(threads).values(row);
-  return row;
-}
-
-export function newThreadRow(input: NewThread, now = Date.now()): ThreadRow {
-  return {
-    id: newId("thr", now),
-    ownerId: input.ownerId,
-    source: input.source ?? "web",
-    sourceId: input.sourceId ?? null,
-    name: input.name,
-    kind: input.kind,
-    status: "open",
-    sessionId: null,
-    model: input.model,
-    parentThreadId: input.parentThreadId ?? null,
-    lastActivity: now,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/** The thread if `ownerId` owns it; another user's thread is indistinguishable from none. */
-export async function findOwnedThread(db: Db, ownerId: string, id: string): Promise<ThreadRow | undefined> {
-  return db.query.threads.findFirst({ where: and(eq(threads.id, id), eq(threads.ownerId, ownerId)) });
-}
-
-export async function findThread(db: Db, id: string): Promise<ThreadRow | undefined> {
-  return db.query.threads.findFirst({ where: eq(threads.id, id) });
-}
 
 // The cursor is the last row's (lastActivity, id): stable under ties and under concurrent inserts.
 export function encodeCursor(row: Pick<ThreadRow, "lastActivity" | "id">): string {
@@ -87,25 +43,18 @@ export async function listThreads(
   return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : undefined };
 }
 
-export async function updateThread(
-  db: Db,
-  id: string,
-  patch: Partial<Pick<ThreadRow, "name" | "model" | "status" | "sessionId" | "lastActivity">>,
-): Promise<ThreadRow | undefined> {
-  const [row] = await db
-    .update(threads)
-    .set({ ...patch, updatedAt: Date.now() })
-    .where(eq(threads.id, id))
-    .returning();
-  return row;
+/** The thread and every task thread below it, in one query. */
+export async function threadFamily(db: Db, id: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(sql`
+    WITH RECURSIVE family(id) AS (
+      SELECT ${id} UNION SELECT t.id FROM ${threads} t JOIN family f ON t.parent_thread_id = f.id
+    ) SELECT id FROM family`);
+  return rows.map((r) => r.id);
 }
 
-/** The thread and every task thread below it, deepest last. */
-export async function threadFamily(db: Db, id: string): Promise<string[]> {
-  const ids = [id];
-  for (let i = 0; i < ids.length && ids.length < 10_000; i++) {
-    const children = await db.select({ id: threads.id }).from(threads).where(eq(threads.parentThreadId, ids[i]));
-    ids.push(...children.map((c) => c.id));
-  }
-  return ids;
+/** Threads that ran recently (of one owner, or of everyone): the ones whose objects hold caches. */
+export async function activeThreads(db: Db, since: number, ownerId?: string): Promise<string[]> {
+  const where = [gt(threads.lastActivity, since), ...(ownerId ? [eq(threads.ownerId, ownerId)] : [])];
+  const rows = await db.select({ id: threads.id }).from(threads).where(and(...where)).limit(1000);
+  return rows.map((r) => r.id);
 }

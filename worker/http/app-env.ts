@@ -1,18 +1,21 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
-import { database } from "../db/client";
-import type { ThreadRow } from "../db/schema";
-import { findOwnedThread } from "../db/threads";
+import type { Caller, RoomReply } from "../thread/room-stub";
 import type { AuthVars } from "./auth";
-import { notFound } from "./errors";
+import { ApiError } from "./errors";
 
 export type AppEnv = { Bindings: Env; Variables: AuthVars };
 
 export { roomStub } from "../thread/room-stub";
 
-/** The `:id` thread of the route, if the caller owns it; 404 otherwise, never another user's data. */
-export async function ownedThread(c: Context<AppEnv>, id = c.req.param("id")): Promise<ThreadRow> {
-  const row = id ? await findOwnedThread(database(c.env.DB), c.var.userId, id) : undefined;
-  if (!row) throw notFound("Thread not found");
-  return row;
+/** The caller of this request, for the thread `id` (the route's `:id` by default). */
+export function callerOf(c: Context<AppEnv>, threadId = c.req.param("id") ?? ""): Caller {
+  return { threadId, userId: c.var.userId };
+}
+
+/** A thread object's answer: its value, or its refusal as PROTOCOL.md's error. */
+export function fromRoom<T>(reply: RoomReply<T>): T {
+  if (reply.ok) return reply.value;
+  const { code, message, retryAfterSec } = reply.error;
+  throw new ApiError(code, message, {}, retryAfterSec !== undefined ? { "Retry-After": String(retryAfterSec) } : {});
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { VERSION, defaultModel } from "../env";
+import { MAX_BODY_BYTES } from "../../protocol";
+import { VERSION, configOf } from "../env";
 import { providerOf } from "../invoker/client";
 import { authenticate } from "./auth";
 import { ApiError, errorResponse, handleError } from "./errors";
@@ -8,8 +9,6 @@ import type { AppEnv } from "./app-env";
 import { threadRoutes } from "./threads";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
-
-export const MAX_BODY_BYTES = 256 * 1024;
 
 export const app = new Hono<AppEnv>();
 
@@ -23,12 +22,12 @@ app.use(
 app.use("/api/*", authenticate);
 
 app.get("/api/health", (c) =>
-  c.json({ ok: true, version: VERSION, model: { provider: providerOf(c.env), default: defaultModel(c.env) } }),
+  c.json({ ok: true, version: VERSION, model: { provider: providerOf(c.env), default: configOf(c.env).defaultModel } }),
 );
 app.route("/api/threads", threadRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
-app.notFound((c) => (c.env.ASSETS ? c.env.ASSETS.fetch(c.req.raw) : errorResponse(c, new ApiError("not_found", "Not found"))));
+app.notFound((c) => errorResponse(c, new ApiError("not_found", "Not found")));
 app.onError(handleError);

@@ -5,6 +5,7 @@ import { deleteContextFile, getContextFile, listContextFiles, putContextFile } f
 import { ApiError, notFound } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
+import { announceChange } from "./announce";
 
 const MAX_FILE_CHARS = 200_000;
 const putBody = z.strictObject({ content: z.string().max(MAX_FILE_CHARS) });
@@ -29,19 +30,21 @@ function contextPath(raw: string): string {
 const pathOf = (url: string) => contextPath(new URL(url).pathname.replace(/^\/api\/context\//, ""));
 
 export const contextFileRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ files: await listContextFiles(database(c.env.DB), c.var.userId) }))
+  .get("/", async (c) => c.json({ files: await listContextFiles(database(c.env), c.var.userId) }))
   .get("/:path{.+}", async (c) => {
-    const file = await getContextFile(database(c.env.DB), c.var.userId, pathOf(c.req.url));
+    const file = await getContextFile(database(c.env), c.var.userId, pathOf(c.req.url));
     if (!file) throw notFound("No such context file");
     return c.json({ file: { path: file.path, content: file.content, bytes: file.bytes, updatedAt: file.updatedAt } });
   })
   .put("/:path{.+}", async (c) => {
     const path = pathOf(c.req.url);
     const { content } = await jsonBody(c, putBody);
-    const row = await putContextFile(database(c.env.DB), c.var.userId, path, content);
+    const row = await putContextFile(database(c.env), c.var.userId, path, content);
+    await announceChange(c, c.var.userId);
     return c.json({ file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
   })
   .delete("/:path{.+}", async (c) => {
-    if (!(await deleteContextFile(database(c.env.DB), c.var.userId, pathOf(c.req.url)))) throw notFound("No such context file");
+    if (!(await deleteContextFile(database(c.env), c.var.userId, pathOf(c.req.url)))) throw notFound("No such context file");
+    await announceChange(c, c.var.userId);
     return c.body(null, 204);
   });

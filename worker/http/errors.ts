@@ -2,29 +2,10 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
+import { API_ERROR_STATUS, type ApiErrorCode } from "../../protocol";
 
-export type ErrorCode =
-  | "invalid_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "too_large"
-  | "unsupported_media_type"
-  | "rate_limited"
-  | "internal";
-
-const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  internal: 500,
-};
+export type ErrorCode = ApiErrorCode;
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = API_ERROR_STATUS;
 
 /** An error that becomes PROTOCOL.md's error body with its status. */
 export class ApiError extends Error {

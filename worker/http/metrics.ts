@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { database } from "../db/client";
-import { agentRuns } from "../db/schema";
+import { agentRuns, threads } from "../db/schema";
 import { toRun } from "../db/shapes";
 import type { AppEnv } from "./app-env";
 import { limitParam, queryParams } from "./validate";
@@ -18,9 +18,16 @@ export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const where: SQL[] = [eq(agentRuns.ownerId, c.var.userId)];
   if (q.threadId) where.push(eq(agentRuns.threadId, q.threadId));
   if (q.since !== undefined) where.push(gte(agentRuns.startedAt, q.since));
-  const db = database(c.env.DB);
-  const [runs, [totals]] = await Promise.all([
-    db.select().from(agentRuns).where(and(...where)).orderBy(desc(agentRuns.startedAt)).limit(q.limit),
+  const db = database(c.env);
+  const [runs, [totals]] = await db.batch([
+    // Usage outlives its thread: a run whose thread is gone lists with no thread name.
+    db
+      .select({ run: agentRuns, threadName: threads.name })
+      .from(agentRuns)
+      .leftJoin(threads, eq(threads.id, agentRuns.threadId))
+      .where(and(...where))
+      .orderBy(desc(agentRuns.startedAt))
+      .limit(q.limit),
     db
       .select({
         runs: sql<number>`count(*)`,
@@ -33,5 +40,8 @@ export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
       .from(agentRuns)
       .where(and(...where)),
   ]);
-  return c.json({ runs: runs.map(toRun), totals: { ...totals, costUsd: Math.round(totals.costUsd * 1e6) / 1e6 } });
+  return c.json({
+    runs: runs.map((r) => toRun(r.run, r.threadName)),
+    totals: { ...totals, costUsd: Math.round(totals.costUsd * 1e6) / 1e6 },
+  });
 });

@@ -3,7 +3,9 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { database } from "../db/client";
 import { pluginConfigs } from "../db/schema";
-import { PLUGINS, syncPluginConfigs, TOOL_SEPARATOR, type PluginConfig } from "../plugins/registry";
+import { TOOL_SEPARATOR } from "../plugins/host";
+import { PLUGINS, syncPluginConfigs, type PluginConfig } from "../plugins/registry";
+import { announceChange } from "./announce";
 import { ApiError, notFound, zodIssues } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
@@ -27,12 +29,12 @@ function describe(config: PluginConfig) {
 
 export const pluginRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const configs = await syncPluginConfigs(database(c.env.DB));
+    const configs = await syncPluginConfigs(database(c.env));
     return c.json({ plugins: configs.map(describe) });
   })
   .patch("/:name", async (c) => {
     const body = await jsonBody(c, patchBody);
-    const db = database(c.env.DB);
+    const db = database(c.env);
     const config = (await syncPluginConfigs(db)).find((p) => p.name === c.req.param("name"));
     if (!config) throw notFound("No such plugin");
     const def = PLUGINS.find((p) => p.name === config.name)!;
@@ -51,5 +53,6 @@ export const pluginRoutes = new Hono<AppEnv>()
     }
     const enabled = body.enabled ?? config.enabled;
     await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
+    await announceChange(c);
     return c.json({ plugin: describe({ ...config, enabled, settings }) });
   });

@@ -1,28 +1,30 @@
 import { Hono } from "hono";
-import { eq } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { z } from "zod";
-import { defaultModel } from "../env";
+import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
 import { database } from "../db/client";
-import { listMessages, MESSAGE_KINDS } from "../db/messages";
 import { threads } from "../db/schema";
-import { toMessage, toThread } from "../db/shapes";
-import { createThread, decodeCursor, listThreads, threadFamily, updateThread } from "../db/threads";
+import { toThread } from "../db/shapes";
+import { decodeCursor, listThreads, threadFamily } from "../db/threads";
+import { configOf } from "../env";
+import { newId } from "../lib/ids";
 import { ApiError } from "./errors";
-import { ownedThread, roomStub, type AppEnv } from "./app-env";
+import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
 
 const name = z.string().trim().min(1).max(200);
 const model = z.string().trim().min(1).max(100).regex(/^[\w.:@/-]+$/, "not a model name");
-const status = z.enum(["open", "active", "completed", "failed", "archived"]);
+const status = z.enum(THREAD_STATUSES);
 
-const createBody = z.strictObject({
-  name: name.optional(),
-  kind: z.enum(["general", "primary", "task", "cron"]).optional(),
-  model: model.optional(),
-});
+const createBody = z.strictObject({ name: name.optional(), kind: z.enum(THREAD_KINDS).optional(), model: model.optional() });
 const patchBody = z
-  .strictObject({ name: name.optional(), model: model.optional(), status: status.optional() })
-  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status");
+  .strictObject({
+    name: name.optional(),
+    model: model.optional(),
+    status: status.optional(),
+    instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });
 const messagesQuery = z.object({
   limit: limitParam(100, 500),
@@ -37,48 +39,40 @@ const messagesQuery = z.object({
 export const threadRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const body = await jsonBody(c, createBody);
-    const row = await createThread(database(c.env.DB), {
-      ownerId: c.var.userId,
-      name: body.name ?? "New thread",
-      kind: body.kind ?? "general",
-      model: body.model ?? defaultModel(c.env),
-    });
-    return c.json({ thread: toThread(row) }, 201);
+    const id = newId("thr");
+    const thread = fromRoom(
+      await roomStub(c.env, id).create(callerOf(c, id), {
+        name: body.name ?? "New thread",
+        named: body.name !== undefined,
+        kind: body.kind ?? "general",
+        model: body.model ?? configOf(c.env).defaultModel,
+      }),
+    );
+    return c.json({ thread }, 201);
   })
   .get("/", async (c) => {
     const q = queryParams(c, listQuery);
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
     if (cursor === null) throw new ApiError("invalid_request", "Invalid cursor", { issues: [] });
-    const page = await listThreads(database(c.env.DB), c.var.userId, { status: q.status, limit: q.limit, cursor });
+    const page = await listThreads(database(c.env), c.var.userId, { status: q.status, limit: q.limit, cursor });
     return c.json({ threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   })
-  .get("/:id", async (c) => {
-    const row = await ownedThread(c);
-    return c.json({ thread: toThread(row) });
-  })
+  .get("/:id", async (c) => c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
   .patch("/:id", async (c) => {
     const body = await jsonBody(c, patchBody);
-    const row = await ownedThread(c);
-    const updated = (await updateThread(database(c.env.DB), row.id, body)) ?? row;
-    const thread = toThread(updated);
-    await roomStub(c.env, row.id).threadChanged(thread);
-    return c.json({ thread });
+    return c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
   })
   .delete("/:id", async (c) => {
-    const row = await ownedThread(c);
-    const db = database(c.env.DB);
-    const family = await threadFamily(db, row.id);
-    await db.delete(threads).where(eq(threads.id, row.id));
-    // D1 first: once the rows are gone nothing can reach the objects again, then clear their state.
-    await Promise.all(family.map((id) => roomStub(c.env, id).destroy()));
+    const who = callerOf(c);
+    fromRoom(await roomStub(c.env, who.threadId).get(who));
+    const db = database(c.env);
+    const family = await threadFamily(db, who.threadId);
+    // The objects first: once one is empty (and tombstoned) nothing can write its rows to D1 again.
+    await Promise.all(family.map((threadId) => roomStub(c.env, threadId).destroy({ threadId, userId: who.userId })));
+    await db.delete(threads).where(inArray(threads.id, family));
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {
     const q = queryParams(c, messagesQuery);
-    const row = await ownedThread(c);
-    // The cursor is read before the rows, so whatever happens in between is replayed, not missed.
-    const lastSeq = await roomStub(c.env, row.id).replayCursor();
-    const rows = await listMessages(database(c.env.DB), row.id, q);
-    if (!rows) throw new ApiError("not_found", "No such message to page before");
-    return c.json({ messages: rows.map(toMessage), lastSeq });
+    return c.json(fromRoom(await roomStub(c.env, c.req.param("id")).messages(callerOf(c), q)));
   });

@@ -26,8 +26,9 @@ export function estimateTokens(message: ApiMessage): number {
   return Math.ceil(JSON.stringify(message.content).length / 4) + 4;
 }
 
+/** One turn of the conversation, under the exchange (the input message's id) it belongs to. */
 export interface StoredTurn {
-  exchange: number;
+  exchange: string;
   message: ApiMessage;
   tokens: number;
 }
@@ -38,9 +39,10 @@ export interface StoredTurn {
  * or edits a thinking block.
  */
 export function windowByBudget(turns: StoredTurn[], budget: number): { messages: ApiMessage[]; dropped: number } {
-  const totals = new Map<number, number>();
+  // Exchanges in the order their turns come (the branch's order); a Map keeps insertion order.
+  const totals = new Map<string, number>();
   for (const t of turns) totals.set(t.exchange, (totals.get(t.exchange) ?? 0) + t.tokens);
-  const exchanges = [...totals.keys()].sort((a, b) => a - b);
+  const exchanges = [...totals.keys()];
   let used = 0;
   let firstKept = exchanges.length;
   for (let i = exchanges.length - 1; i >= 0; i--) {

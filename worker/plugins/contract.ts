@@ -1,18 +1,26 @@
-// Every type a plugin sees: its definition, its context, and each hook's signature. Start here.
-//
-// Hook semantics (worker/plugins/runners.ts), all sequential in registration order, each plugin's
-// error isolated and each call bounded by a timeout:
-//   notify      onMessage, onAfterInvoke, onBroadcast, onPipelineStart, onStreamEvent,
-//               onPipelineComplete, onTaskCreate, onTaskFailed: no return value, cannot stop others
-//   chain       onBeforeInvoke: each gets the previous one's prompt; a throw keeps the previous value
-//   first-true  onCommand: stops at the first plugin that returns true
-//   validate    onTaskComplete: a throw rejects the task's result, its message becomes feedback
+// Every type a plugin sees: its definition, its context, each hook's signature, and which runner
+// each hook goes through (HOOK_RUNNERS). Start here.
 import type { z } from "zod";
+import type {
+  ContextFile,
+  EventMap,
+  EventName,
+  Message,
+  MessageKind,
+  MessageMetadata,
+  PipelineStep,
+  Role,
+  RunErrorCode,
+  StreamEvent,
+  Task,
+  Thread,
+  Usage,
+} from "../../protocol";
 import type { Db } from "../db/client";
-import type { Message, Task, Thread } from "../db/shapes";
+import type { agentRuns, metrics } from "../db/schema";
 import type { Env } from "../env";
-import type { RunErrorCode } from "../invoker/errors";
-import type { InvokeResult, StreamEvent, ToolOutcome } from "../invoker/types";
+import type { InvokeResult, ToolOutcome } from "../invoker/types";
+import type { Logger } from "../lib/logger";
 
 /** What onBeforeInvoke chains: stable context goes to `system` (cached), per-turn text to `prompt`. */
 export interface StructuredPrompt {
@@ -32,23 +40,38 @@ export interface RunInfo {
   /** The text the run answers (the user's message, or a task's iteration prompt). */
   content: string;
   message: Message;
-  /** True when the object holds a live conversation for this thread (the model has the history). */
+  /** True when the model's view of the branch is held by the object (no history needs injecting). */
   resident: boolean;
   /** Set when this run is an iteration of a delegated task. */
   taskId?: string;
   startedAt: number;
 }
 
+/** A pipeline step as it happened (onPipelineStep), with what the pipeline:step event carries. */
+export interface StepInfo {
+  step: PipelineStep;
+  detail?: string;
+  usage?: Usage;
+}
+
+/** What handleMessage returns (the seed's `{ invokeResult, prompt, commandsHandled, pipelineSteps, streamEvents }`). */
 export interface RunOutcome {
   status: "completed" | "failed";
   durationMs: number;
+  /** The model's result, when the run got one. */
   result?: InvokeResult;
   error?: { code: RunErrorCode; message: string; retryable: boolean };
+  /** The prompt the model was given, as the onBeforeInvoke chain left it. */
+  prompt?: StructuredPrompt;
   /** The stored assistant message, when the run produced text. */
   assistantMessage?: Message;
   commandsHandled: string[];
+  commandsUnhandled: string[];
+  steps: PipelineStep[];
+  /** The run's stream, with consecutive text and thinking deltas merged into whole blocks. */
+  streamEvents: StreamEvent[];
   /** Usage of the run, also on failure (what was billed before it failed). */
-  usage: InvokeResult["usage"];
+  usage: Usage;
 }
 
 export interface Command {
@@ -58,7 +81,7 @@ export interface Command {
   raw: string;
 }
 
-/** One broadcast event, numbered, and its wire form (serialized once for every socket). */
+/** One broadcast event as the core delivered it, numbered, with its wire form. */
 export interface BroadcastFrame {
   threadId: string;
   event: string;
@@ -73,9 +96,10 @@ export interface Hooks {
   onBeforeInvoke?(prompt: StructuredPrompt, run: RunInfo): StructuredPrompt | Promise<StructuredPrompt>;
   onAfterInvoke?(result: InvokeResult, run: RunInfo): void | Promise<void>;
   onCommand?(command: Command, run: RunInfo): boolean | Promise<boolean>;
-  /** Runs synchronously for synchronous hooks, so sockets get frames in seq order. */
+  /** Observes each event after the core delivered it to the sockets; synchronous hooks keep seq order. */
   onBroadcast?(frame: BroadcastFrame): void | Promise<void>;
   onPipelineStart?(run: RunInfo): void | Promise<void>;
+  onPipelineStep?(step: StepInfo, run: RunInfo): void | Promise<void>;
   /** Every delta, before coalescing: keep it cheap. */
   onStreamEvent?(event: StreamEvent, run: RunInfo): void | Promise<void>;
   onPipelineComplete?(outcome: RunOutcome, run: RunInfo): void | Promise<void>;
@@ -83,9 +107,39 @@ export interface Hooks {
   /** Throw to reject the result: the message is fed back into the task's next iteration. */
   onTaskComplete?(task: Task, result: string): void | Promise<void>;
   onTaskFailed?(task: Task, reason: string): void | Promise<void>;
+  /** The user cancelled a task; called in the task thread's object, before its run is stopped. */
+  onTaskCancel?(taskId: string): void | Promise<void>;
 }
 
 export type HookName = keyof Hooks;
+
+/** Each hook's runner (worker/plugins/runners.ts): sequential, in registration order, errors isolated. */
+export const HOOK_RUNNERS = {
+  onMessage: "notify",
+  onBeforeInvoke: "chain",
+  onAfterInvoke: "notify",
+  onCommand: "firstTrue",
+  onBroadcast: "notify",
+  onPipelineStart: "notify",
+  onPipelineStep: "notify",
+  onStreamEvent: "notify",
+  onPipelineComplete: "notify",
+  onTaskCreate: "notify",
+  onTaskComplete: "validate",
+  onTaskFailed: "notify",
+  onTaskCancel: "notify",
+} as const satisfies Record<HookName, "notify" | "chain" | "firstTrue" | "validate">;
+
+type HooksRunBy<R extends string> = { [K in HookName]: (typeof HOOK_RUNNERS)[K] extends R ? K : never }[HookName];
+/** Called for their effect; none can stop another. */
+export type NotifyHook = HooksRunBy<"notify">;
+/** Each gets the previous one's value; a throw keeps it. */
+export type ChainHook = HooksRunBy<"chain">;
+/** Stops at the first that returns true. */
+export type FirstTrueHook = HooksRunBy<"firstTrue">;
+/** A throw is a veto, its message the feedback. */
+export type ValidateHook = HooksRunBy<"validate">;
+export type HookArgs<K extends HookName> = Parameters<NonNullable<Hooks[K]>>;
 
 export interface ToolCall {
   threadId: string;
@@ -104,26 +158,56 @@ export interface ToolDefinition<I = any> {
   handler(input: I, call: ToolCall, ctx: PluginContext<any>): Promise<string | ToolOutcome> | string | ToolOutcome;
 }
 
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+/** A message a plugin adds to its thread (activity rows, notices); the core fills in the rest. */
+export interface NewMessage {
+  role: Role;
+  kind: MessageKind;
+  content: string;
+  model?: string | null;
+  metadata?: MessageMetadata;
+  /** The input message it belongs with; default: the thread's head. */
+  parentId?: string | null;
 }
 
-/** The thread's object as a plugin may use it: its sockets and its identity. */
-export interface RoomPort {
-  threadId(): string | null;
+/** Rows that only D1 keeps (usage), written through the thread's outbox with its other rows. */
+export type UsageRows = { agent_runs: typeof agentRuns.$inferInsert; metrics: typeof metrics.$inferInsert };
+
+/** The plugin's own thread, as its object lends it: the primary store, local and synchronous. */
+export interface ThreadPort {
+  id(): string | null;
+  /** The thread as stored now, with its owner. */
+  get(): (Thread & { ownerId: string }) | null;
+  /** Sets the thread's status (a task thread that ended); clients hear `thread:updated`. */
+  setStatus(status: Thread["status"]): void;
+  /** Stores a message in the thread (and mirrors it to D1); it is not broadcast. */
+  addMessage(message: NewMessage): Message;
+  /** The text messages of the branch that leads to `beforeMessageId`, oldest first, at most `limit`. */
+  history(beforeMessageId: string, limit: number): Pick<Message, "role" | "content">[];
+  /** The owner's context files, as last read from D1 (at most STEP0_FRESH_MS old at a run's start). */
+  contextFiles(): ContextFile[];
+  /** Queues a usage row for D1, in the same flush as the thread's other rows. */
+  mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
   sockets(): WebSocket[];
 }
 
 export interface SendOptions {
   role?: "user" | "system";
   source?: string;
-  metadata?: Record<string, unknown>;
+  metadata?: MessageMetadata;
   /** The message is an iteration of this task. */
   taskId?: string;
   /** false: store and broadcast the message without running the pipeline on it. */
   run?: boolean;
+}
+
+/** A new thread made by a plugin (a task thread), created in its own object and recorded in D1. */
+export interface NewThread {
+  ownerId: string;
+  name: string;
+  kind: Thread["kind"];
+  model: string;
+  parentThreadId: string | null;
+  source: string;
 }
 
 /** Every plugin's task hooks, for the plugin that runs tasks (delegation) to call. */
@@ -136,17 +220,23 @@ export interface TaskHooks {
 export interface PluginContext<S = Record<string, unknown>> {
   name: string;
   env: Env;
+  /** D1: the record across threads (tasks, context files); a thread's own rows go through `thread`. */
   db: Db;
   logger: Logger;
-  /** This plugin's settings as now stored (validated by its schema). */
+  /** This plugin's settings as now configured (validated by its schema). */
   readonly settings: S;
-  room: RoomPort;
-  /** Stores `content` in a thread and runs its pipeline (queued behind any run in progress). */
-  sendToThread(threadId: string, content: string, options?: SendOptions): Promise<Message>;
+  thread: ThreadPort;
   /** The thread object's clock: strictly increasing, so rows stamped with it list in order. */
   now(): number;
-  /** Broadcasts an event to a thread's sockets (any thread: other threads are reached by RPC). */
-  broadcast(threadId: string, event: string, data: Record<string, unknown>): Promise<void>;
+  /**
+   * Stores `content` in a thread of the same owner and runs its pipeline (queued behind any run in
+   * progress). Threads reach only their owner's threads: the object checks.
+   */
+  sendToThread(threadId: string, content: string, options?: SendOptions): Promise<Message>;
+  /** Broadcasts an event to a thread's sockets (any thread of the owner: others are reached by RPC). */
+  broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]): Promise<void>;
+  /** Creates a thread in its own object; it is in D1 (the thread list) when this answers. */
+  createThread(thread: NewThread): Promise<Thread>;
   tasks: TaskHooks;
 }
 
@@ -166,3 +256,5 @@ export interface PluginDefinition<S extends Record<string, unknown> = Record<str
   /** Bounds for hooks that legitimately take long (a validator calling the model), by hook. */
   hookTimeoutMs?: Partial<Record<HookName, number>>;
 }
+
+export type { Logger };

@@ -1,6 +1,6 @@
 // One runner per hook semantics (see contract.ts). Sequential, in registration order; one plugin's
 // throw or timeout is logged and never reaches the others or the pipeline.
-import type { Logger } from "./contract";
+import type { Logger } from "../lib/logger";
 
 export interface HookEntry<F extends (...args: any[]) => any> {
   plugin: string;

@@ -1,35 +1,42 @@
+import type { EventMap, EventName } from "../../protocol";
 import type { BroadcastFrame } from "../plugins/contract";
-import type { RoomStore } from "./room-store";
+import type { ReplayBuffer } from "./store/replay";
 
 /**
- * Numbers every event of a thread, keeps it in the replay buffer, and hands it to the delivery
- * hooks. Synchronous from seq to socket, so frames leave in seq order and a socket that connects
- * between two events gets each of them exactly once (from replay or live, never both).
+ * Numbers every event of a thread, keeps it in the replay buffer, delivers it to every socket, then
+ * lets observers see it. Synchronous from seq to socket, so frames leave in seq order and a socket
+ * that connects between two events gets each of them exactly once (from replay or live, never both).
  */
 export class Broadcaster {
   private seq: number;
 
   constructor(
-    private readonly store: RoomStore,
+    private readonly replay: ReplayBuffer,
     private readonly threadId: () => string,
-    private readonly deliver: (frame: BroadcastFrame) => void,
+    private readonly sockets: () => WebSocket[],
+    private readonly observe: (frame: BroadcastFrame) => void,
   ) {
-    this.seq = store.lastSeq();
+    this.seq = replay.lastSeq();
   }
 
   get lastSeq(): number {
     return this.seq;
   }
 
-  emit(event: string, data: Record<string, unknown>): BroadcastFrame {
+  emit<K extends EventName>(event: K, data: EventMap[K]): void {
     const threadId = this.threadId(); // throws for an object with no thread: nothing is written then
     const seq = ++this.seq;
     const timestamp = Date.now();
     const json = JSON.stringify({ event, data, timestamp, seq });
-    this.store.appendEvent(seq, json);
-    const frame = { threadId, event, data, timestamp, seq, json };
-    this.deliver(frame);
-    return frame;
+    this.replay.append(seq, json);
+    for (const ws of this.sockets()) {
+      try {
+        ws.send(json);
+      } catch {
+        // A socket closing under us; its close event tidies up.
+      }
+    }
+    this.observe({ threadId, event, data: data as unknown as Record<string, unknown>, timestamp, seq, json });
   }
 }
 

@@ -1,176 +1,227 @@
-// handleMessage: the seed's pipeline, steps 0 to 8, around one streamed model call. The core
-// persists only what the seed calls innate (the assistant's text, sessionId, lastActivity), in one
-// D1 batch at the end; everything else happens in plugins, through the hooks.
-import type { Db } from "../db/client";
-import { toThread, type Message, type Thread } from "../db/shapes";
-import { findThread } from "../db/threads";
-import { InvokeFailure, type Invoker } from "../invoker/invoke";
+// handleMessage: the seed's pipeline, steps 0 to 8, around one streamed model call. Everything it
+// reads and writes is the thread object's own storage; D1 hears of the run afterwards, in one flush.
+// The core stores only what the seed calls innate (the answer, sessionId, lastActivity); the rest
+// (activity rows, usage) is plugins'.
+import type { PipelineStep, StreamEvent } from "../../protocol";
+import type { Config } from "../env";
 import { classify, RunError } from "../invoker/errors";
-import { emptyUsage, type InvokeResult, type StreamEvent } from "../invoker/types";
-import type { Command, Logger, RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
-import { syncPluginConfigs, type PluginHost } from "../plugins/registry";
-import { runChain, runFirstTrue, runNotify } from "../plugins/runners";
-import type { MonotonicClock } from "../lib/ids";
-import { DeltaCoalescer } from "./broadcaster";
-import { announceStatus, assistantMetadata, persistRun } from "./persist-run";
+import { InvokeFailure, type Invoker } from "../invoker/invoke";
+import { windowByBudget } from "../invoker/conversation";
+import { emptyUsage, type InvokeResult, type Usage } from "../invoker/types";
+import type { Logger } from "../lib/logger";
+import type { Command, RunInfo, RunOutcome, StepInfo, StructuredPrompt } from "../plugins/contract";
+import type { PluginHost } from "../plugins/host";
+import { DeltaCoalescer, type Broadcaster } from "./broadcaster";
 import { parseCommands } from "./commands";
-import type { ResidentConversation } from "./resident-conversation";
+import type { ModelView } from "./model-view";
+import { endRun, settleRun } from "./run-end";
+import type { StepZero } from "./step-zero";
+import type { InboxItem, RoomStore } from "./store";
+import type { MessageRecord } from "./store/messages";
+import { publicMessage } from "./store/messages";
+import { publicThread } from "./store/thread-row";
+import type { ThreadWriter } from "./writer";
 
 export interface PipelineDeps {
-  db: Db;
+  store: RoomStore;
+  writer: ThreadWriter;
   plugins: PluginHost;
   invoker: Invoker;
-  conversation: ResidentConversation;
+  view: ModelView;
+  stepZero: StepZero;
+  events: Broadcaster;
   logger: Logger;
-  clock: MonotonicClock;
-  broadcast(event: string, data: Record<string, unknown>): void;
-  tokenBudget: number;
-  streamFlushMs: number;
+  config: Config;
 }
 
 export interface RunRequest {
-  threadId: string;
   runId: string;
-  message: Message;
-  taskId?: string;
+  item: InboxItem;
+  message: MessageRecord;
   signal: AbortSignal;
 }
 
 const isPrompt = (v: unknown): v is StructuredPrompt =>
   typeof (v as StructuredPrompt)?.system === "string" && typeof (v as StructuredPrompt)?.prompt === "string";
 
-/** Step 0: the thread as stored now, the plugins as configured now, and the run they make. */
-async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">): Promise<RunInfo> {
-  const [row, configs] = await Promise.all([findThread(deps.db, req.threadId), syncPluginConfigs(deps.db)]);
-  if (!row) throw new RunError("internal", "The thread no longer exists", false);
-  deps.plugins.apply(configs);
+/** Step 0: the thread as stored, the plugins as configured, and the run they make. */
+export async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">): Promise<RunInfo> {
+  const thread = deps.store.thread.get();
+  if (!thread) throw new RunError("internal", "The thread no longer exists", false);
+  const inputs = await deps.stepZero.forRun(thread.ownerId);
+  deps.plugins.apply(inputs.configs);
   await deps.plugins.start();
   return {
-    threadId: req.threadId,
+    threadId: thread.id,
     runId: req.runId,
     messageId: req.message.id,
-    thread: toThread(row),
-    ownerId: row.ownerId,
-    model: row.model,
+    thread: publicThread(thread),
+    ownerId: thread.ownerId,
+    model: thread.model,
     content: req.message.content,
-    message: req.message,
-    resident: deps.conversation.beginRun(row.sessionId),
-    taskId: req.taskId,
+    message: publicMessage(req.message),
+    resident: deps.view.before(req.message.parentId).resident,
+    taskId: req.item.taskId ?? undefined,
     startedAt: Date.now(),
   };
 }
 
-/** The core's broadcast for one run: ids added, buffered deltas flushed first so order holds. */
-function runBroadcaster(deps: PipelineDeps, threadId: string, runId: string) {
-  const coalescer = new DeltaCoalescer(deps.streamFlushMs, (type, delta) =>
-    deps.broadcast("pipeline:stream", { threadId, runId, type, delta }),
-  );
-  const broadcast = (event: string, data: Record<string, unknown>) => {
-    coalescer.flush();
-    deps.broadcast(event, { threadId, runId, ...data });
-  };
-  return { coalescer, broadcast };
+/** The run's own record of what happened, which handleMessage returns (the seed's return value). */
+class RunRecorder {
+  readonly steps: PipelineStep[] = [];
+  readonly streamEvents: StreamEvent[] = [];
+  readonly coalescer: DeltaCoalescer;
+
+  constructor(
+    private readonly deps: PipelineDeps,
+    readonly run: RunInfo,
+  ) {
+    const { threadId, runId } = run;
+    this.coalescer = new DeltaCoalescer(deps.config.streamFlushMs, (type, delta) =>
+      deps.events.emit("pipeline:stream", { threadId, runId, type, delta }),
+    );
+  }
+
+  /** A pipeline step: the event, then the plugins that follow steps (activity). */
+  step(info: StepInfo): void {
+    this.coalescer.flush();
+    this.steps.push(info.step);
+    this.deps.events.emit("pipeline:step", { threadId: this.run.threadId, runId: this.run.runId, ...info });
+    void this.deps.plugins.notify("onPipelineStep", info, this.run);
+  }
+
+  stream(e: StreamEvent): void {
+    const last = this.streamEvents.at(-1);
+    if ((e.type === "text" || e.type === "thinking") && last?.type === e.type) last.delta += e.delta;
+    else this.streamEvents.push({ ...e });
+    if (e.type === "text" || e.type === "thinking") this.coalescer.push(e.type, e.delta);
+    else {
+      this.coalescer.flush();
+      if (e.type === "tool_call") this.deps.store.runs.toolRan(this.run.runId);
+      this.deps.events.emit("pipeline:stream", { threadId: this.run.threadId, runId: this.run.runId, ...e });
+    }
+  }
+
+  outcome(fields: Omit<RunOutcome, "steps" | "streamEvents">): RunOutcome {
+    return { ...fields, steps: this.steps, streamEvents: this.streamEvents };
+  }
 }
 
 export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promise<RunOutcome> {
-  const { plugins, logger } = deps;
-  const { threadId, runId } = req;
+  const { plugins } = deps;
   const run = await beginRun(deps, req);
-  const startedAt = run.startedAt;
-  const { coalescer, broadcast } = runBroadcaster(deps, threadId, runId);
-
-  broadcast("pipeline:start", { messageId: req.message.id });
-
-  let result: InvokeResult | undefined;
-  let failure: RunError | undefined;
-  let output = "";
-  let usage = emptyUsage();
+  const rec = new RunRecorder(deps, run);
+  let prompt: StructuredPrompt | undefined;
   const pendingHooks: Promise<void>[] = [];
   // A stop or timeout must not wait for a slow hook before the model is called.
   const beforeInvoke = <T>(work: T | Promise<T>) => abortable(work, req.signal);
   try {
-    await beforeInvoke(runNotify(plugins.entries("onPipelineStart"), "onPipelineStart", [run], logger));
+    await beforeInvoke(plugins.notify("onPipelineStart", run));
 
     // Step 1: plugins hear of the message; they cannot change it.
-    await beforeInvoke(runNotify(plugins.entries("onMessage"), "onMessage", [req.message, run], logger));
-    broadcast("pipeline:step", { step: "onMessage" });
+    await beforeInvoke(plugins.notify("onMessage", run.message, run));
+    rec.step({ step: "onMessage" });
 
     // Steps 2 and 3: the base prompt, then each plugin's transformation of it, in order.
-    let prompt: StructuredPrompt = { system: "", prompt: req.message.content };
-    prompt = await beforeInvoke(runChain(plugins.entries("onBeforeInvoke"), "onBeforeInvoke", prompt, [run], logger, isPrompt));
-    broadcast("pipeline:step", {
-      step: "onBeforeInvoke",
-      detail: `system ${prompt.system.length} chars, prompt ${prompt.prompt.length} chars`,
-    });
+    prompt = await beforeInvoke(plugins.chain("onBeforeInvoke", { system: "", prompt: run.content }, [run], isPrompt));
+    rec.step({ step: "onBeforeInvoke", detail: `system ${prompt.system.length} chars, prompt ${prompt.prompt.length} chars` });
 
     // Step 4: the model, streamed.
-    broadcast("pipeline:step", { step: "invoking", detail: run.model });
+    rec.step({ step: "invoking", detail: run.model });
     const onEvent = (e: StreamEvent) => {
-      const hooked = runNotify(plugins.entries("onStreamEvent"), "onStreamEvent", [e, run], logger);
+      const hooked = plugins.notify("onStreamEvent", e, run);
       if (hooked) pendingHooks.push(hooked);
-      if (e.type === "text" || e.type === "thinking") coalescer.push(e.type, e.delta);
-      else broadcast("pipeline:stream", { ...e });
+      rec.stream(e);
     };
-    result = await invokeWithinBudget(deps, run, prompt, onEvent, req.signal);
-    coalescer.flush();
-    output = result.output;
-    usage = result.usage;
+    const result = await invokeWithinBudget(deps, req.message, run, prompt, onEvent, req.signal);
+    rec.coalescer.flush();
     await Promise.all(pendingHooks);
 
-    // Step 4b: the conversation this run extended, named by its sessionId.
-    const sessionId = deps.conversation.commit(result.turns);
-
     // Step 5: plugins hear the result; they cannot change it.
-    await runNotify(plugins.entries("onAfterInvoke"), "onAfterInvoke", [result, run], logger);
+    await plugins.notify("onAfterInvoke", result, run);
     const tokens = result.usage.inputTokens + result.usage.outputTokens;
-    broadcast("pipeline:step", { step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
+    rec.step({ step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
 
-    const { assistant, thread } = await persistRun(deps, run, output, { sessionId, metadata: assistantMetadata(run, result) });
-    if (assistant) broadcast("chat:message", { message: assistant });
+    // Step 4b and the innate writes: the answer, the turns, the thread; the run leaves the queue.
+    const stored = settleRun(deps, run, req, {
+      output: result.output,
+      turns: result.turns,
+      usage: result.usage,
+      metadata: { runId: run.runId, usage: result.usage, durationMs: result.durationMs, stopReason: result.stopReason, ...(run.taskId ? { taskId: run.taskId } : {}) },
+      end: { status: "completed", commandsHandled: [], commandsUnhandled: [], durationMs: Date.now() - run.startedAt },
+    });
 
     // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
     const commandsHandled: string[] = [];
     const commandsUnhandled: string[] = [];
-    for (const command of commandsOf(req.message, output)) {
-      const by = await runFirstTrue(plugins.entries("onCommand"), "onCommand", [command, run], logger);
-      if (by) commandsHandled.push(command.name);
+    for (const command of commandsOf(run, result.output)) {
+      if (await plugins.firstTrue("onCommand", command, run)) commandsHandled.push(command.name);
       else {
         commandsUnhandled.push(command.name);
-        logger.warn("command not handled", { threadId, command: command.name });
+        deps.logger.warn("command not handled", { threadId: run.threadId, command: command.name });
       }
     }
 
     // Step 8.
-    const durationMs = Date.now() - startedAt;
-    const outcome: RunOutcome = { status: "completed", durationMs, result, assistantMessage: assistant, commandsHandled, usage };
-    await runNotify(plugins.entries("onPipelineComplete"), "onPipelineComplete", [outcome, run], logger);
-    announceStatus(deps, run, thread);
-    broadcast("pipeline:complete", { commandsHandled, commandsUnhandled, durationMs });
+    const durationMs = Date.now() - run.startedAt;
+    const outcome = rec.outcome({ status: "completed", durationMs, result, prompt, assistantMessage: stored.assistant, commandsHandled, commandsUnhandled, usage: result.usage });
+    await plugins.notify("onPipelineComplete", outcome, run);
+    endRun(deps, run, stored.thread, { status: "completed", commandsHandled, commandsUnhandled, durationMs });
     return outcome;
   } catch (err) {
-    coalescer.flush();
+    rec.coalescer.flush();
     await Promise.allSettled(pendingHooks);
-    let sessionId: string | undefined;
-    if (err instanceof InvokeFailure) {
-      failure = err.error;
-      output = err.output;
-      usage = err.usage;
-      // What the model did say stays in its view too, as far as it forms whole turns.
-      if (output) sessionId = deps.conversation.commit(err.turns);
-    } else {
-      failure = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
-      if (!(err instanceof RunError)) logger.error("pipeline failed", { threadId, runId, error: String(err) });
-    }
-    return failRun(deps, run, failure, { output, usage, sessionId }, broadcast);
+    const failure = err instanceof InvokeFailure ? err : null;
+    const error = failure?.error ?? (err instanceof RunError ? err : new RunError("internal", "Internal error", false));
+    if (!failure && !(err instanceof RunError)) deps.logger.error("pipeline failed", { threadId: run.threadId, runId: run.runId, error: String(err) });
+    return failRun(deps, run, req, error, { output: failure?.output ?? "", turns: failure?.turns ?? [], usage: failure?.usage ?? emptyUsage(), prompt }, rec);
   }
+}
+
+/**
+ * A failed run: what the model did say is stored (marked with the error) and stays in its view as far
+ * as it forms whole turns; plugins hear the outcome; the run ends with pipeline:error.
+ */
+export async function failRun(
+  deps: PipelineDeps,
+  run: RunInfo,
+  req: Omit<RunRequest, "signal">,
+  error: RunError,
+  got: { output: string; turns: InvokeResult["turns"]; usage: Usage; prompt?: StructuredPrompt },
+  rec = new RunRecorder(deps, run),
+): Promise<RunOutcome> {
+  const durationMs = Date.now() - run.startedAt;
+  const marker = error.code === "aborted" ? { aborted: true } : { error: error.code };
+  const end = { status: "failed" as const, code: error.code, message: error.message, retryable: error.retryable };
+  const stored = settleRun(deps, run, req, {
+    output: got.output,
+    turns: got.turns,
+    usage: got.usage,
+    metadata: { runId: run.runId, usage: got.usage, durationMs, ...marker, ...(run.taskId ? { taskId: run.taskId } : {}) },
+    end,
+  });
+  const outcome = rec.outcome({
+    status: "failed",
+    durationMs,
+    error: { code: error.code, message: error.message, retryable: error.retryable },
+    prompt: got.prompt,
+    assistantMessage: stored.assistant,
+    commandsHandled: [],
+    commandsUnhandled: [],
+    usage: got.usage,
+  });
+  await deps.plugins.notify("onPipelineComplete", outcome, run);
+  endRun(deps, run, stored.thread, end);
+  return outcome;
 }
 
 /**
  * The commands of a run: those a person typed in their message, then the model's. A command the
  * model repeats from the person's message is taken once.
  */
-function commandsOf(message: Message, output: string): Command[] {
-  const typed = message.role === "user" && message.source === "web" ? parseCommands(message.content) : [];
+function commandsOf(run: RunInfo, output: string): Command[] {
+  const m = run.message;
+  const typed = m.role === "user" && m.source === "web" ? parseCommands(m.content) : [];
   const seen = new Set(typed.map((c) => c.raw));
   return [...typed, ...parseCommands(output).filter((c) => !seen.has(c.raw))];
 }
@@ -188,13 +239,16 @@ function abortable<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
 /** A "prompt is too long" answer trims the conversation to a quarter and tries once more. */
 async function invokeWithinBudget(
   deps: PipelineDeps,
+  message: MessageRecord,
   run: RunInfo,
   prompt: StructuredPrompt,
   onEvent: (e: StreamEvent) => void,
   signal: AbortSignal,
 ): Promise<InvokeResult> {
-  const call = (budget: number) => {
-    const history = deps.conversation.window(budget);
+  const budget = deps.config.contextTokenBudget ?? 100_000;
+  const { turns } = deps.view.before(message.parentId);
+  const call = (tokens: number) => {
+    const history = windowByBudget(turns, tokens);
     if (history.dropped) deps.logger.info("conversation trimmed to budget", { threadId: run.threadId, droppedExchanges: history.dropped });
     return deps.invoker.invoke({
       model: run.model,
@@ -209,52 +263,9 @@ async function invokeWithinBudget(
     });
   };
   try {
-    return await call(deps.tokenBudget);
+    return await call(budget);
   } catch (err) {
     if (!(err instanceof InvokeFailure) || !err.error.promptTooLong || err.output) throw err;
-    return call(Math.floor(deps.tokenBudget / 4));
+    return call(Math.floor(budget / 4));
   }
-}
-
-/**
- * A run that an earlier instance of the object started and never finished (it was evicted or
- * restarted): it fails as `interrupted` through the same path as any failure, with the text that
- * had reached the clients kept.
- */
-export async function failLostRun(deps: PipelineDeps, req: Omit<RunRequest, "signal">, streamedText: string): Promise<RunOutcome> {
-  const run = await beginRun(deps, req);
-  const { broadcast } = runBroadcaster(deps, req.threadId, req.runId);
-  const error = new RunError("interrupted", "The thread restarted during this run", true);
-  return failRun(deps, run, error, { output: streamedText, usage: emptyUsage() }, broadcast);
-}
-
-async function failRun(
-  deps: PipelineDeps,
-  run: RunInfo,
-  error: RunError,
-  { output, usage, sessionId }: { output: string; usage: InvokeResult["usage"]; sessionId?: string },
-  broadcast: (event: string, data: Record<string, unknown>) => void,
-): Promise<RunOutcome> {
-  const durationMs = Date.now() - run.startedAt;
-  const marker = error.code === "aborted" ? { aborted: true } : { error: error.code };
-  let assistant: Message | undefined;
-  let thread: Thread | undefined;
-  try {
-    ({ assistant, thread } = await persistRun(deps, run, output, { sessionId, metadata: { runId: run.runId, usage, durationMs, ...marker } }));
-    if (assistant) broadcast("chat:message", { message: assistant });
-  } catch (err) {
-    deps.logger.error("could not store a failed run's text", { threadId: run.threadId, error: String(err) });
-  }
-  const outcome: RunOutcome = {
-    status: "failed",
-    durationMs,
-    error: { code: error.code, message: error.message, retryable: error.retryable },
-    assistantMessage: assistant,
-    commandsHandled: [],
-    usage,
-  };
-  await runNotify(deps.plugins.entries("onPipelineComplete"), "onPipelineComplete", [outcome, run], deps.logger);
-  announceStatus(deps, run, thread);
-  broadcast("pipeline:error", { code: error.code, message: error.message, retryable: error.retryable });
-  return outcome;
 }

@@ -1,58 +1,111 @@
+// What a thread object lends each plugin: its own thread (the store, the sockets) and a way to reach
+// other threads of the same owner, whose objects are called by RPC.
+import type { ContextFile, EventMap, EventName, Message, Thread } from "../../protocol";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
 import { consoleLogger } from "../lib/logger";
-import type { Logger, PluginContext, PluginDefinition, SendOptions } from "../plugins/contract";
-import type { PluginHost } from "../plugins/registry";
-import { runNotify, runValidate } from "../plugins/runners";
-import type { AcceptInput, AcceptResult } from "./room";
-import { roomStub } from "./room-stub";
+import { newId, type MonotonicClock } from "../lib/ids";
+import type { NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
+import type { PluginHost } from "../plugins/host";
+import type { AcceptInput } from "./room";
+import { roomStub, unwrap } from "./room-stub";
+import type { RoomStore } from "./store";
+import { publicThread } from "./store/thread-row";
+import type { ThreadWriter } from "./writer";
 
-/** What a thread object lends its plugins. */
-export interface RoomHost {
+/** The parts of a thread object its plugins reach through their contexts. */
+export interface RoomParts {
   env: Env;
   db: Db;
-  plugins: PluginHost;
-  logger: Logger;
-  threadId(): string | null;
+  store: RoomStore;
+  writer: ThreadWriter;
+  clock: MonotonicClock;
+  plugins(): PluginHost;
+  contextFiles(): ContextFile[];
   sockets(): WebSocket[];
-  accept(input: AcceptInput): Promise<AcceptResult>;
-  emit(event: string, data: Record<string, unknown>): void;
-  now(): number;
+  accept(input: AcceptInput): Promise<Message>;
+  emit<K extends EventName>(event: K, data: EventMap[K]): void;
 }
 
-/** A plugin's context in one thread object; other threads are reached through their objects. */
-export function pluginContextFor(
-  def: PluginDefinition<any>,
-  settings: () => Record<string, unknown>,
-  host: RoomHost,
-): PluginContext<any> {
-  const { env, logger } = host;
-  const hooks = <K extends Parameters<PluginHost["entries"]>[0]>(name: K) => host.plugins.entries(name); // the host is still being built here
-  const local = (threadId: string) => threadId === host.threadId();
+/** The plugin's view of its own thread; what it adds is stored with the plugin's name as source. */
+function threadPort(room: RoomParts, source: string): ThreadPort {
+  const { store, writer } = room;
+  return {
+    id: () => store.thread.get()?.id ?? null,
+    get: () => {
+      const t = store.thread.get();
+      return t ? { ...publicThread(t), ownerId: t.ownerId } : null;
+    },
+    setStatus(status) {
+      const t = writer.updateThread({ status });
+      room.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+    },
+    addMessage(m: NewMessage): Message {
+      const t = store.thread.get()!;
+      const now = room.clock.now();
+      return writer.addMessage({
+        id: newId("msg", now),
+        threadId: t.id,
+        role: m.role,
+        kind: m.kind,
+        source,
+        content: m.content,
+        model: m.model ?? null,
+        metadata: m.metadata ?? {},
+        clientMessageId: null,
+        parentId: m.parentId === undefined ? t.headId : m.parentId,
+        input: false,
+        createdAt: now,
+      });
+    },
+    history(beforeMessageId, limit) {
+      const message = store.messages.get(beforeMessageId);
+      const texts: Pick<Message, "role" | "content">[] = [];
+      for (const input of store.messages.path(message?.parentId ?? null)) {
+        if (input.kind === "text") texts.push({ role: input.role, content: input.content });
+        for (const m of store.messages.ofExchange(input.id)) {
+          if (m.kind === "text") texts.push({ role: m.role, content: m.content });
+        }
+      }
+      return limit > 0 ? texts.slice(-limit) : [];
+    },
+    contextFiles: room.contextFiles,
+    mirror: (table, row) => writer.mirror(table, row),
+    sockets: room.sockets,
+  };
+}
+
+export function pluginContextFor(def: PluginDefinition<any>, settings: () => Record<string, unknown>, room: RoomParts): PluginContext<any> {
+  const { env, store } = room;
+  const local = (threadId: string) => threadId === store.thread.get()?.id;
+  const owner = () => store.thread.get()!.ownerId;
   return {
     name: def.name,
     env,
-    db: host.db,
+    db: room.db,
     logger: consoleLogger(`plugin:${def.name}`),
     get settings() {
       return settings();
     },
-    room: { threadId: host.threadId, sockets: host.sockets },
-    now: host.now,
+    thread: threadPort(room, def.name),
+    now: () => room.clock.now(),
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
-      const input: AcceptInput = { threadId, content, ...options, source: options.source ?? def.name };
-      const result = local(threadId) ? await host.accept(input) : await roomStub(env, threadId).accept(input);
-      if (!result.ok) throw new Error(`thread ${threadId} has ${result.queued} messages waiting; try later`);
-      return result.message;
+      const input: AcceptInput = { content, ...options, source: options.source ?? def.name };
+      if (local(threadId)) return room.accept(input);
+      return unwrap(await roomStub(env, threadId).accept({ threadId, userId: owner() }, input)).message;
     },
-    async broadcast(threadId: string, event: string, data: Record<string, unknown>) {
-      if (local(threadId)) host.emit(event, data);
-      else await roomStub(env, threadId).broadcastEvent(threadId, event, data);
+    async broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]) {
+      if (local(threadId)) room.emit(event, data);
+      else await roomStub(env, threadId).broadcastEvent({ threadId, userId: owner() }, event, data);
+    },
+    async createThread(t: NewThread): Promise<Thread> {
+      const id = newId("thr");
+      return unwrap(await roomStub(env, id).create({ threadId: id, userId: t.ownerId }, t));
     },
     tasks: {
-      created: async (task) => runNotify(hooks("onTaskCreate"), "onTaskCreate", [task], logger),
-      validate: (task, result) => runValidate(hooks("onTaskComplete"), "onTaskComplete", [task, result], logger),
-      failed: async (task, reason) => runNotify(hooks("onTaskFailed"), "onTaskFailed", [task, reason], logger),
+      created: async (task) => room.plugins().notify("onTaskCreate", task),
+      validate: (task, result) => room.plugins().validate("onTaskComplete", task, result),
+      failed: async (task, reason) => room.plugins().notify("onTaskFailed", task, reason),
     },
   };
 }

@@ -1,296 +1,330 @@
-// ThreadRoom: one Durable Object per thread, the single writer for it. Lifecycle:
-//   onStart     (constructor) open its SQLite, number events from where they were, plan recovery
-//   accept      store a message (D1), queue it, broadcast it, start the queue
+// ThreadRoom: one Durable Object per thread, its primary store and single writer. Lifecycle:
+//   onStart     (constructor) open the store, send end events a restart held back, wake the queue
+//   RPC         create, get, patch, messages, accept, stop, prewarm, ... each for a caller it checks
 //   onConnect   (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
 //   onMessage   (webSocketMessage) ping / stop frames
 //   onClose     (webSocketClose)
-//   onAlarm     (alarm) the run queue's watchdog (run-queue.ts)
+//   onAlarm     (alarm) the run queue's watchdog and the mirror's retries
 import { DurableObject } from "cloudflare:workers";
-import { database, meteredD1, type D1Usage, type Db } from "../db/client";
-import { messages, threads } from "../db/schema";
-import type { Message, Thread } from "../db/shapes";
-import { numberVar, type Env } from "../env";
-import { createInvoker, runTimeoutMs } from "../invoker/client";
-import type { Invoker } from "../invoker/invoke";
-import { RunError } from "../invoker/errors";
+import type { EventMap, EventName, Message, MessageMetadata, Thread } from "../../protocol";
+import { database, newUsage, type Db } from "../db/client";
+import { configOf, type Config, type Env } from "../env";
+import { createInvoker } from "../invoker/client";
 import { MonotonicClock, newId } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
-import type { BroadcastFrame } from "../plugins/contract";
-import { PLUGINS, PluginHost } from "../plugins/registry";
-import { runNotify } from "../plugins/runners";
-import { eq } from "drizzle-orm";
+import type { NewThread } from "../plugins/contract";
+import { PluginHost } from "../plugins/host";
+import { PLUGINS } from "../plugins/registry";
+import { Alarms } from "./alarms";
 import { Broadcaster } from "./broadcaster";
-import type { PipelineDeps } from "./pipeline";
+import { importFromD1 } from "./legacy-import";
+import { Mirror } from "./mirror";
+import { ModelView } from "./model-view";
+import { pluginContextFor } from "./plugin-context";
+import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
 import { RunQueue } from "./run-queue";
-import { ResidentConversation } from "./resident-conversation";
-import { RoomStore } from "./room-store";
-import { pluginContextFor, type RoomHost } from "./plugin-context";
-import { frameFor, parseClientFrame } from "./socket-frames";
+import { SocketHub } from "./sockets";
+import { StepZero } from "./step-zero";
+import { RoomStore, type ListQuery, type MessageRecord, type ThreadRecord } from "./store";
+import { publicThread } from "./store/thread-row";
+import { ThreadWriter } from "./writer";
 
 export interface AcceptInput {
-  threadId: string;
   content: string;
   clientMessageId?: string;
   role?: "user" | "system";
   source?: string;
-  metadata?: Record<string, unknown>;
+  metadata?: MessageMetadata;
   taskId?: string;
   /** false: store and broadcast only (a notification), no pipeline run. */
   run?: boolean;
 }
 
-/** Accepted (or a duplicate of an accepted one), or refused because the thread's queue is full. */
-export type AcceptResult = { ok: true; message: Message; duplicate: boolean } | { ok: false; queued: number };
-
-interface SocketAttachment {
-  threadId: string;
-  userId: string;
-  connectedAt: number;
-}
+export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
 
 export class ThreadRoom extends DurableObject<Env> {
-  private store: RoomStore;
+  private readonly config: Config;
+  private readonly store: RoomStore;
+  private readonly d1Usage = newUsage();
+  /** Tests: set `down` to make every D1 round trip of this object fail. */
+  readonly d1Faults = { down: false };
   private readonly db: Db;
-  private readonly d1Usage: D1Usage = { statements: 0, roundTrips: 0 };
   private readonly logger = consoleLogger("room");
   private readonly clock = new MonotonicClock();
+  private readonly writer: ThreadWriter;
+  private readonly alarms: Alarms;
+  private readonly mirror: Mirror;
+  private readonly stepZero: StepZero;
+  private readonly events: Broadcaster;
   private readonly plugins: PluginHost;
-  private broadcaster: Broadcaster;
-  private conversation: ResidentConversation;
+  private readonly view: ModelView;
   private readonly queue: RunQueue;
-  private accepting = new Map<string, Promise<Message>>();
-  private invoker: Invoker | null = null;
-  /** Set once the thread is deleted: this instance takes no more work. */
-  private destroyed = false;
+  private readonly sockets: SocketHub;
+  private importing: Promise<ThreadRecord | null> | null = null;
+  /** Set once the thread is being deleted: this instance takes no more work. */
+  private closing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = database(meteredD1(env.DB, this.d1Usage));
-    this.store = new RoomStore(ctx.storage.sql);
-    this.broadcaster = this.makeBroadcaster();
-    this.conversation = new ResidentConversation(this.store);
-    const room = this;
-    const host: RoomHost = {
-      env,
-      db: this.db,
+    this.config = configOf(env);
+    this.store = new RoomStore(ctx.storage);
+    this.db = database(env, this.d1Usage, this.d1Faults);
+    this.writer = new ThreadWriter(this.store, this.clock);
+    this.alarms = new Alarms(ctx.storage);
+    this.mirror = new Mirror(this.store.outbox, this.db, this.alarms, this.d1Usage, this.logger);
+    this.stepZero = new StepZero(this.store.cache, this.db, this.config, this.logger);
+    this.view = new ModelView(this.store);
+    this.events = new Broadcaster(
+      this.store.replay,
+      () => this.thread().id,
+      () => ctx.getWebSockets(),
+      (frame) => void this.plugins.notify("onBroadcast", frame),
+    );
+    this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, this.parts()), this.logger, this.config.hookTimeoutMs);
+    const pipeline = {
+      store: this.store,
+      writer: this.writer,
+      plugins: this.plugins,
+      invoker: createInvoker(env, this.config),
+      view: this.view,
+      stepZero: this.stepZero,
+      events: this.events,
       logger: this.logger,
-      get plugins() {
-        return room.plugins;
-      },
-      threadId: () => this.store.getMeta("threadId"),
-      sockets: () => this.ctx.getWebSockets(),
-      accept: (input) => this.accept(input),
-      emit: (event, data) => this.broadcaster.emit(event, data),
-      now: () => this.clock.now(),
+      config: this.config,
     };
-    this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, host), this.logger, numberVar(env.HOOK_TIMEOUT_MS, 10_000));
-    this.queue = new RunQueue({
-      store: () => this.store,
-      broadcaster: () => this.broadcaster,
-      pipeline: () => this.pipelineDeps(),
-      setAlarm: (at) => ctx.storage.setAlarm(at),
-      logger: this.logger,
-      d1Usage: this.d1Usage,
-      timeoutMs: runTimeoutMs(env),
-    });
+    this.queue = new RunQueue({ pipeline, alarms: this.alarms, d1: this.d1Usage, afterRun: (runId) => this.afterRun(runId) });
+    this.sockets = new SocketHub(ctx, this.store, this.events, () => this.queue.running?.runId ?? null);
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
   private async onStart(): Promise<void> {
+    this.queue.recover();
     // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
-    if (this.store.head()) await this.ctx.storage.setAlarm(Date.now());
-  }
-
-  private get threadId(): string {
-    const id = this.store.getMeta("threadId");
-    if (!id) throw new RunError("internal", "This object has no thread yet", false);
-    return id;
-  }
-
-  private bind(threadId: string): void {
-    if (this.store.getMeta("threadId") !== threadId) this.store.setMeta("threadId", threadId);
+    if (this.store.runs.head()) await this.alarms.request(Date.now());
+    if (this.store.outbox.size()) await this.alarms.request(Date.now() + 1_000);
   }
 
   // --- RPC from the Worker and from other threads ------------------------------------------
 
+  async create(who: Caller, init: ThreadInit): Promise<RoomReply<Thread>> {
+    if (this.store.deleted || this.store.thread.get()) return refuse("conflict", "This thread already exists");
+    const now = Date.now();
+    const thread = this.writer.createThread({
+      id: who.threadId,
+      ownerId: who.userId,
+      source: init.source ?? "web",
+      name: init.name,
+      kind: init.kind,
+      status: "open",
+      model: init.model,
+      sessionId: null,
+      parentThreadId: init.parentThreadId ?? null,
+      instructions: "",
+      headId: null,
+      named: init.named ?? true,
+      lastActivity: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    // The thread list is D1's: the new thread is in it before the answer (unless D1 is away).
+    await this.mirror.flush();
+    return ok(thread);
+  }
+
+  async get(who: Caller): Promise<RoomReply<Thread>> {
+    const t = await this.open(who);
+    return t ? ok(publicThread(t)) : notFound();
+  }
+
+  async patch(who: Caller, edits: ThreadEdits): Promise<RoomReply<Thread>> {
+    const t = await this.open(who);
+    if (!t) return notFound();
+    const updated = publicThread(this.writer.updateThread({ ...edits, ...(edits.name ? { named: true } : {}) }));
+    this.events.emit("thread:updated", { threadId: t.id, thread: updated });
+    this.ctx.waitUntil(this.mirror.flush());
+    return ok(updated);
+  }
+
+  async messages(who: Caller, q: ListQuery): Promise<RoomReply<{ messages: Message[]; lastSeq: number }>> {
+    const t = await this.open(who);
+    if (!t) return notFound();
+    // The cursor is taken before the rows: whatever happens after is replayed, not missed. During a
+    // run it is the seq just before the run, so a reload mid-stream gets the whole reply so far.
+    const lastSeq = this.sockets.replayCursor();
+    const messages = this.store.messages.listBranch(t.headId, q);
+    return messages ? ok({ messages, lastSeq }) : refuse("not_found", "No such message to page before");
+  }
+
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
-  async accept(input: AcceptInput): Promise<AcceptResult> {
-    if (this.destroyed) throw new RunError("internal", "This thread was deleted", false);
-    this.bind(input.threadId);
-    const cid = input.clientMessageId;
-    if (cid) {
-      const known = this.store.messageForClientId(cid);
-      if (known) return { ok: true, message: known, duplicate: true };
-      const inFlight = this.accepting.get(cid);
-      if (inFlight) return { ok: true, message: await inFlight, duplicate: true };
+  async accept(who: Caller, input: AcceptInput): Promise<RoomReply<{ message: Message; duplicate: boolean }>> {
+    const t = await this.open(who);
+    if (!t) return notFound();
+    // From here to the enqueue nothing awaits: concurrent posts see each other, and the bound holds.
+    const known = input.clientMessageId ? this.store.messages.byClientId(input.clientMessageId) : null;
+    if (known) return ok({ message: this.store.messages.present(known), duplicate: true });
+    if (t.status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
+    const runs = input.run !== false;
+    const queued = this.store.runs.queued();
+    if (runs && queued >= this.config.maxQueuedMessages) {
+      return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
     }
-    const queued = this.store.queuedCount();
-    if (input.run !== false && queued >= numberVar(this.env.MAX_QUEUED_MESSAGES, 20)) return { ok: false, queued };
-    const stored = this.storeMessage(input);
-    if (cid) this.accepting.set(cid, stored);
-    try {
-      const message = await stored;
-      if (cid) this.store.rememberClientId(cid, message);
-      this.broadcaster.emit("chat:message", { threadId: input.threadId, message });
-      if (input.run !== false) void this.queue.pump();
-      return { ok: true, message, duplicate: false };
-    } finally {
-      if (cid) this.accepting.delete(cid);
-    }
+    return ok({ message: this.storeInput(t, input), duplicate: false });
   }
 
-  /** A task was cancelled: its waiting iterations go, its running one is stopped. */
-  async cancelTask(taskId: string): Promise<void> {
-    this.queue.cancelTask(taskId);
+  async stop(who: Caller): Promise<RoomReply<{ stopped: boolean }>> {
+    return (await this.open(who)) ? ok({ stopped: this.queue.stop() }) : notFound();
   }
 
-  async stop(): Promise<{ stopped: boolean }> {
-    return { stopped: this.queue.stop() };
+  /** Loads what a first post needs (the thread, the model's view, step 0's inputs) before it comes. */
+  /** Whether a run is in progress, and how many messages wait (tests settle on this). */
+  activity(): { running: boolean; queued: number } {
+    return { running: this.queue.running !== null, queued: this.store.runs.queued() };
+  }
+
+  async prewarm(who: Caller): Promise<RoomReply<{ running: boolean; queued: number }>> {
+    const t = await this.open(who);
+    if (!t) return notFound();
+    return ok(this.activity());
   }
 
   /**
-   * The seq a client should replay from after reading messages: during a run, the seq just before
-   * it started, so a reload mid-stream gets the whole reply so far.
+   * A task was cancelled: plugins end it first (so its run, once stopped, finds it ended and does not
+   * iterate again), then its waiting iterations go and its running one is stopped.
    */
-  async replayCursor(): Promise<number> {
-    const running = this.queue.running;
-    const first = running ? this.store.firstSeqOf(running.runId) : null;
-    return first !== null ? first - 1 : this.broadcaster.lastSeq;
-  }
-
-  async threadChanged(thread: Thread): Promise<void> {
-    this.bind(thread.id);
-    this.broadcaster.emit("thread:updated", { threadId: thread.id, thread });
+  async cancelTask(who: Caller, taskId: string): Promise<RoomReply<null>> {
+    if (!(await this.open(who))) return notFound();
+    await this.plugins.notify("onTaskCancel", taskId);
+    this.queue.cancelTask(taskId);
+    return ok(null);
   }
 
   /** Broadcasts on this thread for another thread's object (task events, notifications). */
-  async broadcastEvent(threadId: string, event: string, data: Record<string, unknown>): Promise<void> {
-    this.bind(threadId);
-    this.broadcaster.emit(event, data);
+  async broadcastEvent<K extends EventName>(who: Caller, event: K, data: EventMap[K]): Promise<RoomReply<null>> {
+    if (!(await this.open(who))) return notFound();
+    this.events.emit(event, data);
+    return ok(null);
   }
 
-  async prewarm(threadId: string): Promise<{ running: boolean; queued: number }> {
-    this.bind(threadId);
-    return { running: this.queue.running !== null, queued: this.store.queuedCount() };
+  /** A config or context file changed in D1: the next run reads step 0's inputs again. */
+  async invalidate(): Promise<void> {
+    this.stepZero.invalidate();
   }
 
-  /** The thread was deleted: stop, let the run unwind, disconnect, forget everything. */
-  async destroy(): Promise<void> {
-    this.destroyed = true;
+  /** The thread was deleted: stop, let the run and a flush unwind, disconnect, forget everything. */
+  async destroy(who: Caller): Promise<RoomReply<null>> {
+    if (!(await this.open(who))) return notFound();
+    this.closing = true;
     await this.queue.close();
+    await this.mirror.settled();
     await this.plugins.stop();
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.close(1000, "thread deleted");
-      } catch {}
-    }
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    this.store = new RoomStore(this.ctx.storage.sql);
-    this.conversation = new ResidentConversation(this.store);
-    this.broadcaster = this.makeBroadcaster();
+    this.sockets.closeAll("thread deleted");
+    await this.store.destroy();
+    this.view.forget();
+    return ok(null);
   }
 
-  // --- WebSockets (hibernatable) -----------------------------------------------------------
+  // --- WebSockets (hibernatable), alarm -------------------------------------------------------
 
   async fetch(request: Request): Promise<Response> {
-    const threadId = request.headers.get("x-thread-id");
-    const userId = request.headers.get("x-user-id");
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !threadId || !userId) {
-      return new Response("expected a websocket upgrade", { status: 400 });
-    }
-    this.bind(threadId);
-    const since = Number(new URL(request.url).searchParams.get("since"));
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ threadId, userId, connectedAt: Date.now() } satisfies SocketAttachment);
-    this.onConnect(server, Number.isFinite(since) && new URL(request.url).searchParams.has("since") ? since : null);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /** Synchronous from `ready` to the last replayed frame: no live event can fall in between. */
-  private onConnect(ws: WebSocket, since: number | null): void {
-    const lastSeq = this.broadcaster.lastSeq;
-    ws.send(frameFor("ready", { lastSeq, running: this.queue.running?.runId ?? null }));
-    if (since === null || since >= lastSeq) return;
-    const oldest = this.store.oldestSeq();
-    if (oldest !== null && since < oldest - 1) {
-      ws.send(frameFor("error", { code: "replay_unavailable", message: "Events before this point are gone; reload messages" }));
-    }
-    for (const frame of this.store.eventsSince(since)) ws.send(frame);
+    const who = { threadId: request.headers.get("x-thread-id") ?? "", userId: request.headers.get("x-user-id") ?? "" };
+    if (!(await this.open(who))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
+    return this.sockets.connect(request, who.userId);
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const frame = parseClientFrame(raw);
-    if (frame.type === "ping") ws.send(frameFor("pong", {}));
-    else if (frame.type === "stop") await this.stop();
-    else ws.send(frameFor("error", { code: "invalid_frame", message: frame.error }));
+    if (this.sockets.onMessage(ws, raw) === "stop") this.queue.stop();
   }
 
   async webSocketClose(ws: WebSocket): Promise<void> {
-    try {
-      ws.close(1000, "closing");
-    } catch {}
+    this.sockets.onClose(ws);
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    await this.webSocketClose(ws);
+    this.sockets.onClose(ws);
   }
 
   async alarm(): Promise<void> {
-    if (!this.destroyed) await this.queue.heartbeat();
+    if (this.closing || this.store.deleted) return;
+    await this.queue.heartbeat();
+    await this.mirror.onAlarm();
   }
 
-  // --- wiring ------------------------------------------------------------------------------
+  // --- inside ----------------------------------------------------------------------------------
 
-  private async storeMessage(input: AcceptInput): Promise<Message> {
-    const now = this.clock.now();
-    const message: Message = {
-      id: newId("msg", now),
-      threadId: input.threadId,
-      role: input.role ?? "user",
-      kind: "text",
-      source: input.source ?? "web",
-      content: input.content,
-      model: null,
-      metadata: input.metadata ?? {},
-      clientMessageId: input.clientMessageId ?? null,
-      createdAt: now,
-    };
-    await this.db.batch([
-      this.db.insert(messages).values(message),
-      this.db.update(threads).set({ lastActivity: now, updatedAt: now }).where(eq(threads.id, input.threadId)),
-    ]);
-    // Queued only once stored: a message that is not in D1 is not acknowledged, so never run.
-    if (input.run !== false) this.store.enqueue(message, input.taskId ?? null);
+  /** The thread, loaded (from D1 once, for a thread older than this store), if `who` may reach it. */
+  private async open(who: Caller): Promise<ThreadRecord | null> {
+    if (this.closing) return null;
+    let t = this.store.thread.get();
+    if (!t && !this.store.deleted && who.threadId) {
+      this.importing ??= importFromD1(this.db, this.store, this.writer, who.threadId).finally(() => (this.importing = null));
+      t = await this.importing;
+    }
+    return t && t.id === who.threadId && t.ownerId === who.userId ? t : null;
+  }
+
+  private thread(): ThreadRecord {
+    const t = this.store.thread.get();
+    if (!t) throw new Error("This object has no thread");
+    return t;
+  }
+
+  /** A message into the thread, in one transaction: an input moves the head and joins the queue. */
+  private storeInput(t: ThreadRecord, input: AcceptInput): Message {
+    const runs = input.run !== false;
+    const message = this.store.transaction(() => {
+      const now = this.clock.now();
+      const record: MessageRecord = {
+        id: newId("msg", now),
+        threadId: t.id,
+        role: input.role ?? "user",
+        kind: "text",
+        source: input.source ?? "web",
+        content: input.content,
+        model: null,
+        metadata: input.metadata ?? {},
+        clientMessageId: input.clientMessageId ?? null,
+        parentId: t.headId,
+        input: runs,
+        createdAt: now,
+      };
+      this.writer.addMessage(record);
+      const message = this.store.messages.present(record);
+      this.writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
+      if (runs) this.store.runs.enqueue(message.id, input.taskId ?? null);
+      this.events.emit("chat:message", { threadId: t.id, message });
+      return message;
+    });
+    if (runs) void this.queue.pump();
+    else this.ctx.waitUntil(this.mirror.flush());
     return message;
   }
 
-  private makeBroadcaster(): Broadcaster {
-    return new Broadcaster(
-      this.store,
-      () => this.threadId,
-      (frame: BroadcastFrame) => {
-        // Delivery belongs to the onBroadcast plugins (the web plugin writes to the sockets).
-        const pending = runNotify(this.plugins.entries("onBroadcast"), "onBroadcast", [frame], this.logger);
-        if (pending) this.ctx.waitUntil(pending);
-      },
+  private afterRun(runId: string): void {
+    const owner = this.store.thread.get()?.ownerId;
+    if (!owner || this.closing) return;
+    const before = this.d1Usage.roundTrips;
+    this.ctx.waitUntil(
+      this.mirror.flush(this.stepZero.revalidation(owner)).then(() => {
+        this.logger.info("run mirrored", { runId, d1RoundTrips: this.d1Usage.roundTrips - before });
+      }),
     );
   }
 
-  private pipelineDeps(): PipelineDeps {
+  private parts() {
     return {
+      env: this.env,
       db: this.db,
-      plugins: this.plugins,
-      invoker: (this.invoker ??= createInvoker(this.env)),
-      conversation: this.conversation,
-      logger: this.logger,
+      store: this.store,
+      writer: this.writer,
       clock: this.clock,
-      broadcast: (event, data) => this.broadcaster.emit(event, data),
-      tokenBudget: numberVar(this.env.CONTEXT_TOKEN_BUDGET, 100_000),
-      streamFlushMs: numberVar(this.env.STREAM_FLUSH_MS, 30),
+      plugins: () => this.plugins,
+      contextFiles: () => this.stepZero.current?.contextFiles ?? [],
+      sockets: () => this.ctx.getWebSockets(),
+      accept: async (input: AcceptInput) => this.storeInput(this.thread(), input),
+      emit: <K extends EventName>(event: K, data: EventMap[K]) => this.events.emit(event, data),
     };
   }
 }
 
+const notFound = () => refuse("not_found", "Thread not found");

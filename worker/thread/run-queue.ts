@@ -1,24 +1,25 @@
-// The thread's runs, one at a time, oldest first, kept in the object's SQLite so that none is lost.
-// A watchdog alarm beats while there is work: after an eviction or restart it wakes the object,
-// which fails the run it finds marked running (that instance's memory is gone) and goes on.
+// The thread's runs, one at a time, oldest first, from the inbox in the object's SQLite, so none is
+// lost. A watchdog alarm beats while there is work: after an eviction or restart it wakes the object,
+// which finishes what the last instance left: a stored run gets its end event, a run cut off mid-way
+// fails as `interrupted` (its streamed text kept), and the queue goes on.
 import type { D1Usage } from "../db/client";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
+import { emptyUsage, type ApiMessage } from "../invoker/types";
 import { newId } from "../lib/ids";
-import type { Logger } from "../plugins/contract";
-import type { Broadcaster } from "./broadcaster";
-import { failLostRun, handleMessage, type PipelineDeps } from "./pipeline";
-import type { InboxItem, RoomStore } from "./room-store";
+import type { Alarms } from "./alarms";
+import { beginRun, failRun, handleMessage, type PipelineDeps } from "./pipeline";
+import { endRun } from "./run-end";
+import type { InboxItem } from "./store";
+import { publicThread } from "./store/thread-row";
 
 const HEARTBEAT_MS = 30_000;
 
 export interface RunQueueDeps {
-  store: () => RoomStore;
-  broadcaster: () => Broadcaster;
-  pipeline: () => PipelineDeps;
-  setAlarm(at: number): Promise<void>;
-  logger: Logger;
-  d1Usage: D1Usage;
-  timeoutMs: number;
+  pipeline: PipelineDeps;
+  alarms: Alarms;
+  d1: D1Usage;
+  /** After each run: the mirror flush, off the run's path. */
+  afterRun(runId: string): void;
 }
 
 export class RunQueue {
@@ -29,31 +30,42 @@ export class RunQueue {
 
   constructor(private readonly deps: RunQueueDeps) {}
 
+  private get store() {
+    return this.deps.pipeline.store;
+  }
+
   /** Runs what is queued until nothing is; a call while it runs is a no-op. */
   async pump(): Promise<void> {
-    if (this.pumping) return;
+    if (this.pumping || this.closed) return;
     this.pumping = true;
-    const store = this.deps.store();
     try {
-      for (let item = store.head(); item && !this.closed; item = store.head()) {
+      for (let item = this.store.runs.head(); item && !this.closed; item = this.store.runs.head()) {
         // `pumping` lives in memory: a run marked running that this instance did not start was lost.
-        this.runDone = item.state === "running" ? this.failLost(item) : this.execute(item);
+        this.runDone = item.state === "running" ? this.recoverLost(item) : this.execute(item);
         await this.runDone;
         this.runDone = null;
-        if (!this.closed) store.dequeue(item.pos);
       }
     } catch (err) {
-      this.deps.logger.error("queue stalled; the watchdog will retry", { error: String(err) });
+      this.deps.pipeline.logger.error("queue stalled; the watchdog will retry", { error: String(err) });
     } finally {
       this.pumping = false;
     }
   }
 
+  /** On wake-up: end events a restart held back, then the queue. */
+  recover(): void {
+    const thread = this.store.thread.get();
+    if (!thread) return;
+    for (const run of this.store.runs.unended()) {
+      endRun(this.deps.pipeline, { threadId: thread.id, runId: run.runId, thread: publicThread(thread) }, null, run.end!);
+    }
+  }
+
   /** The watchdog: resumes the queue, and keeps beating while work is left. */
   async heartbeat(): Promise<void> {
-    if (this.closed || !this.deps.store().head()) return;
+    if (this.closed || !this.store.runs.head()) return;
     if (!this.pumping) void this.pump();
-    await this.deps.setAlarm(Date.now() + HEARTBEAT_MS);
+    await this.deps.alarms.request(Date.now() + HEARTBEAT_MS);
   }
 
   stop(): boolean {
@@ -62,7 +74,7 @@ export class RunQueue {
   }
 
   cancelTask(taskId: string): void {
-    this.deps.store().dropQueuedForTask(taskId);
+    this.store.runs.dropQueuedForTask(taskId);
     if (this.running?.taskId === taskId) this.running.controller.abort(ABORT_STOP);
   }
 
@@ -74,52 +86,73 @@ export class RunQueue {
   }
 
   private async execute(item: InboxItem): Promise<void> {
-    const { store, broadcaster, logger, d1Usage } = { ...this.deps, store: this.deps.store(), broadcaster: this.deps.broadcaster() };
+    const { pipeline, alarms, d1 } = this.deps;
+    const message = this.store.messages.get(item.messageId);
     const runId = newId("run");
-    store.markRunning(item.pos, runId);
-    store.startRunEvents(runId, broadcaster.lastSeq + 1);
-    await this.deps.setAlarm(Date.now() + HEARTBEAT_MS);
+    const thread = this.store.thread.get()!;
+    // Announced and recorded together: recovery never fails a run no client saw start.
+    this.store.transaction(() => {
+      this.store.runs.markRunning(item.pos, runId);
+      this.store.runs.started(runId, item.messageId, pipeline.events.lastSeq + 1, Date.now());
+      pipeline.events.emit("pipeline:start", { threadId: thread.id, runId, messageId: item.messageId });
+    });
+    await alarms.request(Date.now() + HEARTBEAT_MS);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), this.deps.timeoutMs);
+    const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), pipeline.config.runTimeoutMs);
     this.running = { runId, taskId: item.taskId, controller };
-    const before = { ...d1Usage };
-    const threadId = item.message.threadId;
+    const atStart = d1.roundTrips;
     try {
-      const outcome = await handleMessage(this.deps.pipeline(), {
-        threadId,
-        runId,
-        message: item.message,
-        taskId: item.taskId ?? undefined,
-        signal: controller.signal,
-      });
-      logger.info("run finished", {
-        runId,
-        status: outcome.status,
-        durationMs: outcome.durationMs,
-        d1Statements: d1Usage.statements - before.statements,
-        d1RoundTrips: d1Usage.roundTrips - before.roundTrips,
-      });
+      if (!message) throw new RunError("internal", "The message of this run is gone", false);
+      const outcome = await handleMessage(pipeline, { runId, item, message, signal: controller.signal });
+      pipeline.logger.info("run finished", { runId, status: outcome.status, durationMs: outcome.durationMs, d1RoundTrips: d1.roundTrips - atStart });
     } catch (err) {
+      // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
-      logger.error("run failed before it began", { runId, error: String(err) });
-      broadcaster.emit("pipeline:error", { threadId, runId, code: error.code, message: error.message, retryable: error.retryable });
+      pipeline.logger.error("run failed before it began", { runId, error: String(err) });
+      this.abandon(item, runId, error);
     } finally {
       clearTimeout(timer);
       this.running = null;
+      this.deps.afterRun(runId);
     }
   }
 
-  /** The object restarted mid-run: what was streamed is in the replay buffer; fail it cleanly. */
-  private async failLost(item: InboxItem): Promise<void> {
+  /** The object restarted mid-run: it fails through the pipeline's failure path, its text kept. */
+  private async recoverLost(item: InboxItem): Promise<void> {
+    const { pipeline } = this.deps;
     const runId = item.runId ?? newId("run");
-    const threadId = item.message.threadId;
+    const message = this.store.messages.get(item.messageId);
+    const error = new RunError("interrupted", "The thread restarted during this run", true);
     try {
-      const req = { threadId, runId, message: item.message, taskId: item.taskId ?? undefined };
-      await failLostRun(this.deps.pipeline(), req, this.deps.store().streamedText(runId));
+      if (!message) throw new RunError("internal", "The message of this run is gone", false);
+      const req = { runId, item, message };
+      const run = await beginRun(pipeline, req);
+      const firstSeq = this.store.runs.firstSeqOf(runId);
+      const output = firstSeq === null ? "" : this.store.replay.streamedText(runId, firstSeq);
+      const turns: ApiMessage[] = [{ role: "user", content: [{ type: "text", text: run.content }] }];
+      if (output) turns.push({ role: "assistant", content: [{ type: "text", text: output }] });
+      await failRun(pipeline, run, req, error, { output, turns, usage: emptyUsage() });
     } catch (err) {
-      this.deps.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
-      const message = "The thread restarted during this run";
-      this.deps.broadcaster().emit("pipeline:error", { threadId, runId, code: "interrupted", message, retryable: true });
+      pipeline.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
+      this.abandon(item, runId, error);
+    } finally {
+      this.deps.afterRun(runId);
     }
+  }
+
+  /** The last resort: the run leaves the queue and its clients get pipeline:error (after its start). */
+  private abandon(item: InboxItem, runId: string, error: RunError): void {
+    const { events } = this.deps.pipeline;
+    const thread = this.store.thread.get();
+    const end = { status: "failed" as const, code: error.code, message: error.message, retryable: error.retryable };
+    this.store.transaction(() => {
+      this.store.runs.dequeue(item.pos);
+      if (!this.store.runs.get(runId)) {
+        this.store.runs.started(runId, item.messageId, events.lastSeq + 1, Date.now());
+        if (thread) events.emit("pipeline:start", { threadId: thread.id, runId, messageId: item.messageId });
+      }
+      this.store.runs.stored(runId, end);
+    });
+    if (thread) endRun(this.deps.pipeline, { threadId: thread.id, runId, thread: publicThread(thread) }, null, end);
   }
 }

@@ -1,13 +1,15 @@
-// Frames for one socket only: no seq, and they use none up (PROTOCOL.md).
-export function frameFor(event: "ready" | "pong" | "error", data: Record<string, unknown>): string {
+import type { ClientFrame, SocketFrameMap } from "../../protocol";
+
+/** A frame for one socket only: no seq, and it uses none up (PROTOCOL.md). */
+export function frameFor<K extends keyof SocketFrameMap>(event: K, data: SocketFrameMap[K]): string {
   return JSON.stringify({ event, data, timestamp: Date.now() });
 }
 
 const MAX_CLIENT_FRAME = 4096;
 
-export type ClientFrame = { type: "ping" } | { type: "stop" } | { type: "invalid"; error: string };
+export type ParsedClientFrame = ClientFrame | { type: "invalid"; error: string };
 
-export function parseClientFrame(raw: string | ArrayBuffer): ClientFrame {
+export function parseClientFrame(raw: string | ArrayBuffer): ParsedClientFrame {
   if (typeof raw !== "string") return { type: "invalid", error: "Send JSON text frames" };
   if (raw.length > MAX_CLIENT_FRAME) return { type: "invalid", error: "Frame too large" };
   let value: unknown;

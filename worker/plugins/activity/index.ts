@@ -1,33 +1,23 @@
 // Rich activity, which the original hard-coded in sendToThread (the seed's named debt), as a plugin:
-// status rows at start and end, a row per pipeline step, and thinking / tool rows, written in one
-// D1 batch when the run ends. The core writes none of these.
-import { messages } from "../../db/schema";
-import { newId } from "../../lib/ids";
-import type { BroadcastFrame, PluginDefinition, RunInfo } from "../contract";
-import type { StreamEvent } from "../../invoker/types";
-
-type Row = typeof messages.$inferInsert;
+// status rows at start and end, a row per pipeline step, and thinking / tool rows. Each is stored in
+// the thread's object as it happens (local, synchronous) and reaches D1 with the run's flush.
+import type { StreamEvent } from "../../../protocol";
+import type { NewMessage, PluginDefinition, RunInfo } from "../contract";
 
 interface RunActivity {
   run: RunInfo;
-  rows: Row[];
   thinking: string;
-  lastAt: number;
 }
 
 export const activityPlugin: PluginDefinition = {
   name: "activity",
-  version: "1.0.0",
+  version: "2.0.0",
   description: "Stores each run's steps, thinking and tool calls as messages.",
   register(ctx) {
     const runs = new Map<string, RunActivity>();
 
-    const add = (a: RunActivity, row: Omit<Row, "id" | "threadId" | "createdAt" | "source">) => {
-      // The object's clock: rows list in the order they happened, the core's messages included.
-      a.lastAt = ctx.now();
-      const metadata = { runId: a.run.runId, ...(row.metadata ?? {}) };
-      a.rows.push({ ...row, metadata, id: newId("msg", a.lastAt), threadId: a.run.threadId, source: "activity", createdAt: a.lastAt });
-    };
+    const add = (a: RunActivity, row: NewMessage) =>
+      ctx.thread.addMessage({ ...row, parentId: a.run.messageId, metadata: { runId: a.run.runId, ...row.metadata } });
     const flushThinking = (a: RunActivity) => {
       if (!a.thinking) return;
       add(a, { role: "assistant", kind: "thinking", content: a.thinking, model: a.run.model });
@@ -36,17 +26,15 @@ export const activityPlugin: PluginDefinition = {
 
     return {
       onPipelineStart(run) {
-        const a: RunActivity = { run, rows: [], thinking: "", lastAt: 0 };
+        const a: RunActivity = { run, thinking: "" };
         runs.set(run.runId, a);
         add(a, { role: "system", kind: "status", content: "pipeline_start", metadata: { messageId: run.messageId } });
       },
-      onBroadcast(frame: BroadcastFrame) {
-        if (frame.event !== "pipeline:step") return;
-        const a = runs.get(frame.data.runId as string);
+      onPipelineStep(info, run) {
+        const a = runs.get(run.runId);
         if (!a) return;
         flushThinking(a);
-        const step = String(frame.data.step);
-        add(a, { role: "system", kind: "pipeline_step", content: step, metadata: { step, detail: frame.data.detail ?? null } });
+        add(a, { role: "system", kind: "pipeline_step", content: info.step, metadata: { step: info.step, detail: info.detail ?? null } });
       },
       onStreamEvent(event: StreamEvent, run) {
         const a = runs.get(run.runId);
@@ -55,6 +43,7 @@ export const activityPlugin: PluginDefinition = {
           a.thinking += event.delta;
           return;
         }
+        if (event.type === "text") return;
         flushThinking(a);
         if (event.type === "tool_call") {
           add(a, {
@@ -68,10 +57,9 @@ export const activityPlugin: PluginDefinition = {
           });
         }
       },
-      async onPipelineComplete(outcome, run) {
-        const a = runs.get(run.runId);
+      onPipelineComplete(outcome, run) {
+        const a = runs.get(run.runId) ?? { run, thinking: "" };
         runs.delete(run.runId);
-        if (!a) return;
         flushThinking(a);
         const failed = outcome.status === "failed";
         add(a, {
@@ -80,8 +68,6 @@ export const activityPlugin: PluginDefinition = {
           content: failed ? "pipeline_error" : "pipeline_complete",
           metadata: { durationMs: outcome.durationMs, usage: outcome.usage, ...(failed ? { code: outcome.error?.code } : {}) },
         });
-        const inserts = a.rows.map((row) => ctx.db.insert(messages).values(row));
-        await ctx.db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
       },
     };
   },

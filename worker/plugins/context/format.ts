@@ -1,4 +1,4 @@
-import type { MessageRow } from "../../db/schema";
+import type { Message } from "../../../protocol";
 
 export const PRIORITY_FILES = ["memory.md", "world-state.md", "thread-summaries.md", "inbox.md"];
 export const SECTION_SEPARATOR = "\n\n---\n\n";
@@ -31,7 +31,7 @@ export function formatContextSection(files: ContextFile[], maxBytes: number): st
   return ["# Context", ...files.map((f) => `## ${f.path}\n\n${truncateBytes(f.content, maxBytes)}`)].join("\n\n");
 }
 
-export function formatHistorySection(rows: Pick<MessageRow, "role" | "content">[]): string {
+export function formatHistorySection(rows: Pick<Message, "role" | "content">[]): string {
   if (rows.length === 0) return "";
   return ["# Conversation History", ...rows.map((m) => `[${m.role}]: ${m.content}`)].join("\n\n");
 }

@@ -1,8 +1,7 @@
-// What the model is given besides the message: the user's context files (in `system`, cached) and,
-// when the object holds no live conversation, the thread's recent history (in the prompt).
+// What the model is given besides the message: the owner's context files (in `system`, cached) and,
+// when the object holds no model view of the branch (a thread that came from D1 with text only),
+// the branch's recent history (in the prompt).
 import { z } from "zod";
-import { lastTextMessages } from "../../db/messages";
-import { listContextFiles, readContextFiles } from "../../db/context-files";
 import type { PluginDefinition } from "../contract";
 import { formatContextSection, formatHistorySection, SECTION_SEPARATOR, selectContextFiles } from "./format";
 
@@ -14,32 +13,26 @@ type Settings = z.infer<typeof settings>;
 
 export const contextPlugin: PluginDefinition<Settings> = {
   name: "context",
-  version: "1.0.0",
+  version: "2.0.0",
   description: "Injects context files into the system prompt, and history when the conversation is not resident.",
   settings,
   register(ctx) {
-    // The formatted section, cached in the object; the file listing (paths and times) is its key.
-    let cache: { key: string; section: string } | null = null;
+    // The formatted section, kept while the files (the object's cached copy) stay the same.
+    let cache: { files: unknown; maxBytes: number; section: string } | null = null;
 
-    async function contextSection(ownerId: string): Promise<string> {
-      const listing = await listContextFiles(ctx.db, ownerId);
-      const key = `${ownerId}|${ctx.settings.maxFileBytes}|${listing.map((f) => `${f.path}@${f.updatedAt}:${f.bytes}`).join(",")}`;
-      if (cache?.key !== key) {
-        const files = listing.length ? selectContextFiles(await readContextFiles(ctx.db, ownerId)) : [];
-        cache = { key, section: formatContextSection(files, ctx.settings.maxFileBytes) };
+    function contextSection(): string {
+      const files = ctx.thread.contextFiles();
+      if (cache?.files !== files || cache.maxBytes !== ctx.settings.maxFileBytes) {
+        cache = { files, maxBytes: ctx.settings.maxFileBytes, section: formatContextSection(selectContextFiles(files), ctx.settings.maxFileBytes) };
       }
       return cache.section;
     }
 
     return {
-      async onBeforeInvoke(prompt, run) {
-        const system = [prompt.system, await contextSection(run.ownerId)].filter(Boolean).join(SECTION_SEPARATOR);
+      onBeforeInvoke(prompt, run) {
+        const system = [prompt.system, contextSection()].filter(Boolean).join(SECTION_SEPARATOR);
         if (run.resident || ctx.settings.historyLimit === 0) return { ...prompt, system };
-        // The model lost (or never had) this thread's conversation: give it the recent history.
-        const rows = (await lastTextMessages(ctx.db, run.threadId, ctx.settings.historyLimit + 1)).filter(
-          (m) => m.id !== run.messageId,
-        );
-        const history = formatHistorySection(rows.slice(-ctx.settings.historyLimit));
+        const history = formatHistorySection(ctx.thread.history(run.messageId, ctx.settings.historyLimit));
         return { system, prompt: [history, prompt.prompt].filter(Boolean).join(SECTION_SEPARATOR) };
       },
     };

@@ -2,11 +2,10 @@
 // task thread. Each iteration is a run of the child's pipeline; onTaskComplete hooks validate the
 // result (a throw is feedback for the next iteration); the parent hears the outcome and reacts.
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import { threads } from "../../db/schema";
-import { toTask, type Task } from "../../db/shapes";
+import type { Task } from "../../../protocol";
+import { toTask } from "../../db/shapes";
+import { costUsd } from "../../invoker/prices";
 import type { Command, PluginContext, PluginDefinition, RunInfo, RunOutcome } from "../contract";
-import { costUsd } from "../metrics/prices";
 import { parseDelegateArgs } from "./commands";
 import {
   delegate,
@@ -40,9 +39,9 @@ const GUIDE = [
 ].join("\n");
 const TASK_GUIDE = "You are working on a delegated task. To report progress to the thread that delegated it, write a line `/checkin <message>`.";
 
-async function delegatorOf(ctx: PluginContext<Settings>, threadId: string, ownerId: string): Promise<Delegator> {
-  const row = await ctx.db.query.threads.findFirst({ where: eq(threads.id, threadId), columns: { model: true } });
-  return { threadId, ownerId, model: row?.model ?? "" };
+/** The thread that delegates: the tool runs in its object, so its model is at hand. */
+function delegatorOf(ctx: PluginContext<Settings>, threadId: string, ownerId: string): Delegator {
+  return { threadId, ownerId, model: ctx.thread.get()?.model ?? "" };
 }
 
 async function checkin(ctx: PluginContext<Settings>, threadId: string, taskId: string | undefined, message: string) {
@@ -80,7 +79,7 @@ export const delegationPlugin: PluginDefinition<Settings> = {
         required: ["prompt"],
       },
       async handler(input: DelegateRequest, call, ctx) {
-        const from = await delegatorOf(ctx, call.threadId, call.ownerId);
+        const from = delegatorOf(ctx, call.threadId, call.ownerId);
         const out = await delegate(ctx, ctx.tasks.created, from, input, ctx.settings as Limits);
         if (!out.ok) return { content: out.reason, isError: true };
         return `Delegated as task ${out.task.id} in thread ${out.task.threadId}; you will be told the result.`;
@@ -199,6 +198,12 @@ export const delegationPlugin: PluginDefinition<Settings> = {
         if (!run.taskId) return;
         await forwarding;
         await evaluate(outcome, run);
+      },
+      async onTaskCancel(taskId) {
+        // In the task's own thread, before the core stops its run: the record, then both threads.
+        const row = await loadTask(ctx, taskId);
+        if (!row || isTerminal(row.status)) return;
+        await finishTask(ctx, row, { status: "cancelled", result: "Cancelled by the user", event: "task:failed" }, false);
       },
     };
   },

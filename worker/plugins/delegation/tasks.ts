@@ -1,14 +1,14 @@
 // Tasks as the delegation plugin keeps them: created in the parent's object, iterated in the child's,
-// reported back to the parent. D1's tasks table is the record; every transition goes through here.
+// reported back to the parent. D1's tasks table is the record across threads; every transition goes
+// through here, always in one of the two threads' objects.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { tasks, threads, type TaskRow } from "../../db/schema";
-import { toTask, toThread, type Task } from "../../db/shapes";
-import { newThreadRow } from "../../db/threads";
+import type { Task } from "../../../protocol";
+import { tasks, type TaskRow } from "../../db/schema";
+import { toTask } from "../../db/shapes";
 import { newId } from "../../lib/ids";
 import type { PluginContext } from "../contract";
 
-/** What task code needs of its host: a plugin context, or the Worker acting for a route. */
-export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread">;
+export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread" | "createThread" | "thread">;
 
 export interface Limits {
   maxIterations: number;
@@ -73,19 +73,16 @@ export async function delegate(
   if (active >= limits.maxConcurrentTasks) {
     return { ok: false, reason: `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` };
   }
-  const now = Date.now();
   const model = req.model ?? from.model;
-  const child = newThreadRow(
-    {
-      ownerId: from.ownerId,
-      name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
-      kind: "task",
-      model,
-      parentThreadId: from.threadId,
-      source: "delegation",
-    },
-    now,
-  );
+  const child = await ports.createThread({
+    ownerId: from.ownerId,
+    name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
+    kind: "task",
+    model,
+    parentThreadId: from.threadId,
+    source: "delegation",
+  });
+  const now = Date.now();
   const row: TaskRow = {
     id: newId("task", now),
     ownerId: from.ownerId,
@@ -102,7 +99,7 @@ export async function delegate(
     createdAt: now,
     updatedAt: now,
   };
-  await ports.db.batch([ports.db.insert(threads).values(child), ports.db.insert(tasks).values(row)]);
+  await ports.db.insert(tasks).values(row);
   const task = toTask(row);
   await onCreated(task);
   await ports.broadcast(from.threadId, "task:created", { threadId: from.threadId, task });
@@ -136,7 +133,7 @@ export async function notifyParent(ports: TaskPorts, task: Task, react: boolean)
   });
 }
 
-/** Ends a task for good (completed, failed or cancelled), on both threads. */
+/** Ends a task for good (completed, failed or cancelled), on both threads; runs in the task's thread. */
 export async function finishTask(
   ports: TaskPorts,
   task: Pick<Task, "id">,
@@ -144,12 +141,7 @@ export async function finishTask(
   react: boolean,
 ): Promise<Task> {
   const done = await updateTask(ports, task.id, { status: outcome.status, result: outcome.result });
-  const [child] = await ports.db
-    .update(threads)
-    .set({ status: outcome.status === "completed" ? "completed" : "failed", updatedAt: Date.now() })
-    .where(eq(threads.id, done.threadId))
-    .returning();
-  if (child) await ports.broadcast(child.id, "thread:updated", { threadId: child.id, thread: toThread(child) });
+  ports.thread.setStatus(outcome.status === "completed" ? "completed" : "failed");
   for (const threadId of [done.parentThreadId, done.threadId]) {
     if (threadId) await ports.broadcast(threadId, outcome.event, { threadId, task: done });
   }

@@ -1,4 +1,4 @@
-import type { Usage } from "../../invoker/types";
+import type { Usage } from "./types";
 
 /** US dollars per million tokens, by model family. Cache writes cost 1.25x input, reads 0.1x. */
 const PRICES: { match: RegExp; input: number; output: number }[] = [

@@ -1,0 +1,162 @@
+// The plugins of one thread object: their hooks, registered once, filtered by what is enabled, and
+// run through the runner HOOK_RUNNERS names for each hook.
+import type { ModelTool, ToolOutcome } from "../invoker/types";
+import type { Logger } from "../lib/logger";
+import {
+  HOOK_RUNNERS,
+  type ChainHook,
+  type FirstTrueHook,
+  type HookArgs,
+  type HookName,
+  type Hooks,
+  type NotifyHook,
+  type PluginContext,
+  type PluginDefinition,
+  type ToolCall,
+  type ToolDefinition,
+  type ValidateHook,
+} from "./contract";
+import { defaultSettings, type PluginConfig } from "./registry";
+import { runChain, runFirstTrue, runNotify, runValidate, type HookEntry } from "./runners";
+
+export const TOOL_SEPARATOR = "__";
+const MAX_TOOL_RESULT_CHARS = 100_000;
+
+interface Registered {
+  def: PluginDefinition<any>;
+  ctx: PluginContext<any>;
+  hooks: Hooks;
+  config: PluginConfig;
+}
+
+type ChainValue<K extends ChainHook> = HookArgs<K>[0];
+type ChainRest<K extends ChainHook> = HookArgs<K> extends [unknown, ...infer R] ? R : never;
+
+export class PluginHost {
+  private readonly plugins: Registered[];
+  private entryCache = new Map<HookName, HookEntry<any>[]>();
+  private toolIndex = new Map<string, { plugin: Registered; tool: ToolDefinition }>();
+  private modelTools: ModelTool[] = [];
+  private started: Promise<void> | null = null;
+
+  constructor(
+    defs: PluginDefinition<any>[],
+    makeContext: (def: PluginDefinition<any>, settings: () => Record<string, unknown>) => PluginContext<any>,
+    private readonly logger: Logger,
+    private readonly defaultTimeoutMs: number,
+  ) {
+    this.plugins = defs.map((def, order) => {
+      const entry = {
+        def,
+        hooks: {} as Hooks,
+        config: { name: def.name, version: def.version, enabled: true, order, settings: defaultSettings(def) },
+      } as Registered;
+      entry.ctx = makeContext(def, () => entry.config.settings);
+      entry.hooks = def.register(entry.ctx);
+      return entry;
+    });
+    this.rebuild();
+  }
+
+  // --- the four runners, typed by the hook table -------------------------------------------
+
+  /** Synchronous while the hooks are (sockets keep seq order); else a promise for the rest. */
+  notify<K extends NotifyHook>(hook: K, ...args: HookArgs<K>): void | Promise<void> {
+    return runNotify(this.entries(hook) as HookEntry<any>[], hook, args, this.logger);
+  }
+
+  chain<K extends ChainHook>(hook: K, initial: ChainValue<K>, rest: ChainRest<K>, isValid?: (v: unknown) => v is ChainValue<K>) {
+    return runChain(this.entries(hook) as HookEntry<any>[], hook, initial, rest as unknown[], this.logger, isValid);
+  }
+
+  /** Answers the plugin that took it, or null. */
+  firstTrue<K extends FirstTrueHook>(hook: K, ...args: HookArgs<K>): Promise<string | null> {
+    return runFirstTrue(this.entries(hook) as HookEntry<any>[], hook, args, this.logger);
+  }
+
+  validate<K extends ValidateHook>(hook: K, ...args: HookArgs<K>) {
+    return runValidate(this.entries(hook) as HookEntry<any>[], hook, args, this.logger);
+  }
+
+  /** The enabled plugins' hooks of one name, in registration order (what the runners are given). */
+  entries<K extends HookName>(hook: K): HookEntry<NonNullable<Hooks[K]>>[] {
+    return this.entryCache.get(hook) ?? [];
+  }
+
+  // --- lifecycle and configuration -----------------------------------------------------------
+
+  /** Runs every plugin's `start` once; later calls answer the same promise. */
+  start(): Promise<void> {
+    this.started ??= this.lifecycle("start");
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    if (this.started) await this.lifecycle("stop");
+    this.started = null;
+  }
+
+  /** Applies the stored configs; unknown names are ignored, missing ones keep their defaults. */
+  apply(configs: PluginConfig[]): void {
+    for (const c of configs) {
+      const p = this.plugins.find((x) => x.def.name === c.name);
+      if (p) p.config = c;
+    }
+    this.rebuild();
+  }
+
+  // --- tools ---------------------------------------------------------------------------------
+
+  tools(): ModelTool[] {
+    return this.modelTools;
+  }
+
+  async runTool(name: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
+    const found = this.toolIndex.get(name);
+    if (!found) return { content: `Unknown tool: ${name}`, isError: true };
+    try {
+      const out = await found.tool.handler(input ?? {}, call, found.plugin.ctx);
+      const outcome = typeof out === "string" ? { content: out, isError: false } : out;
+      return outcome.content.length > MAX_TOOL_RESULT_CHARS
+        ? { ...outcome, content: `${outcome.content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[truncated]` }
+        : outcome;
+    } catch (err) {
+      this.logger.warn("tool failed", { tool: name, error: err instanceof Error ? err.message : String(err) });
+      return { content: `Tool ${name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+    }
+  }
+
+  // --- internals -----------------------------------------------------------------------------
+
+  private async lifecycle(phase: "start" | "stop"): Promise<void> {
+    for (const p of this.plugins) {
+      try {
+        await p.def[phase]?.(p.ctx);
+      } catch (err) {
+        this.logger.error(`plugin ${phase} failed`, { plugin: p.def.name, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  private rebuild(): void {
+    const enabled = this.plugins.filter((p) => p.config.enabled);
+    this.entryCache = new Map();
+    for (const p of enabled) {
+      for (const [hook, fn] of Object.entries(p.hooks) as [HookName, Function][]) {
+        if (typeof fn !== "function" || !(hook in HOOK_RUNNERS)) continue;
+        const list = this.entryCache.get(hook) ?? [];
+        list.push({ plugin: p.def.name, fn: fn.bind(p.hooks), timeoutMs: p.def.hookTimeoutMs?.[hook] ?? this.defaultTimeoutMs });
+        this.entryCache.set(hook, list);
+      }
+    }
+    this.toolIndex = new Map();
+    this.modelTools = [];
+    for (const p of enabled) {
+      for (const tool of p.def.tools ?? []) {
+        const name = `${p.def.name}${TOOL_SEPARATOR}${tool.name}`;
+        this.toolIndex.set(name, { plugin: p, tool });
+        this.modelTools.push({ name, description: tool.description, input_schema: tool.inputSchema });
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// The thread's hibernatable WebSockets: connect (ready, replay, then live), the frames clients send,
+// and close. Per-socket state lives in the socket's attachment, never in memory only.
+import type { Broadcaster } from "./broadcaster";
+import { frameFor, parseClientFrame } from "./socket-frames";
+import type { RoomStore } from "./store";
+
+export interface SocketAttachment {
+  userId: string;
+  connectedAt: number;
+}
+
+export class SocketHub {
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly store: RoomStore,
+    private readonly events: Broadcaster,
+    private readonly runningRunId: () => string | null,
+  ) {}
+
+  connect(request: Request, userId: string): Response {
+    const params = new URL(request.url).searchParams;
+    const since = params.has("since") ? Number(params.get("since")) : null;
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ userId, connectedAt: Date.now() } satisfies SocketAttachment);
+    this.onConnect(server, since !== null && Number.isFinite(since) ? since : null);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Synchronous from `ready` to the last replayed frame: no live event can fall in between. */
+  private onConnect(ws: WebSocket, since: number | null): void {
+    const lastSeq = this.events.lastSeq;
+    ws.send(frameFor("ready", { lastSeq, running: this.runningRunId() }));
+    if (since === null || since >= lastSeq) return;
+    const oldest = this.store.replay.oldestSeq();
+    if (oldest !== null && since < oldest - 1) {
+      ws.send(frameFor("error", { code: "replay_unavailable", message: "Events before this point are gone; reload messages" }));
+    }
+    for (const frame of this.store.replay.since(since)) ws.send(frame);
+  }
+
+  /** Answers a ping, reports a bad frame; a stop frame is the caller's to carry out. */
+  onMessage(ws: WebSocket, raw: string | ArrayBuffer): "stop" | null {
+    const frame = parseClientFrame(raw);
+    if (frame.type === "ping") ws.send(frameFor("pong", {}));
+    else if (frame.type === "invalid") ws.send(frameFor("error", { code: "invalid_frame", message: frame.error }));
+    return frame.type === "stop" ? "stop" : null;
+  }
+
+  onClose(ws: WebSocket): void {
+    // Hibernated sockets do not answer a Close on their own; 1005 and 1006 may not be sent back.
+    try {
+      ws.close(1000, "closing");
+    } catch {}
+  }
+
+  closeAll(reason: string): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, reason);
+      } catch {}
+    }
+  }
+
+  /**
+   * The seq a client should replay from after reading messages: during a run, the seq just before
+   * it started, so a reload mid-stream gets the whole reply so far.
+   */
+  replayCursor(): number {
+    const running = this.runningRunId();
+    const first = running ? this.store.runs.firstSeqOf(running) : null;
+    return first !== null ? first - 1 : this.events.lastSeq;
+  }
+}

@@ -1,0 +1,55 @@
+import { CacheStore } from "./cache";
+import { MessageStore } from "./messages";
+import { Outbox } from "./outbox";
+import { ReplayBuffer } from "./replay";
+import { RunLog } from "./run-log";
+import { migrate } from "./schema";
+import { ThreadRow } from "./thread-row";
+import { TurnStore } from "./turns";
+
+/** The thread's primary store, in its object's SQLite: one part per table group, and transactions. */
+export class RoomStore {
+  readonly thread: ThreadRow;
+  readonly messages: MessageStore;
+  readonly runs: RunLog;
+  readonly replay: ReplayBuffer;
+  readonly turns: TurnStore;
+  readonly outbox: Outbox;
+  readonly cache: CacheStore;
+
+  constructor(private readonly storage: DurableObjectStorage) {
+    const sql = storage.sql;
+    migrate(sql);
+    this.thread = new ThreadRow(sql);
+    this.messages = new MessageStore(sql, () => this.thread.get()?.id ?? "");
+    this.runs = new RunLog(sql);
+    this.replay = new ReplayBuffer(sql);
+    this.turns = new TurnStore(sql);
+    this.outbox = new Outbox(sql);
+    this.cache = new CacheStore(sql);
+  }
+
+  /** All of `fn`'s writes, or none of them. */
+  transaction<T>(fn: () => T): T {
+    return this.storage.transactionSync(fn);
+  }
+
+  /** Deleted: nothing may bring this thread back, not even a copy of it left in D1. */
+  get deleted(): boolean {
+    return this.storage.sql.exec("SELECT 1 FROM meta WHERE key = 'deleted'").toArray().length > 0;
+  }
+
+  /** Empties the store for good and leaves a tombstone. */
+  async destroy(): Promise<void> {
+    await this.storage.deleteAlarm();
+    await this.storage.deleteAll();
+    migrate(this.storage.sql);
+    this.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('deleted', '1')");
+    this.thread.forget();
+  }
+}
+
+export type { ThreadRecord, ThreadPatch } from "./thread-row";
+export type { MessageRecord, ListQuery } from "./messages";
+export type { InboxItem, RunRecord, RunEnd } from "./run-log";
+export type { MirrorTable, OutboxEntry } from "./outbox";

@@ -1,0 +1,66 @@
+// The thread object's own SQLite: the thread's primary store. D1 gets a copy through the outbox.
+//   thread    the thread row (one), with its owner
+//   messages  every message of every kind; input messages (those a run answers) form the branch tree
+//   inbox     the run queue: input messages waiting for (or in) a run, FIFO
+//   runs      each run's progress (started, stored, ended), for recovery and replay pruning
+//   events    the replay buffer: broadcast frames by seq
+//   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
+//   outbox    rows to mirror to D1, one per (table, key), flushed in one batch
+//   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
+//   meta      schema version, tombstone
+
+const SCHEMA_VERSION = "2";
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS thread (
+  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, source TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+  status TEXT NOT NULL, model TEXT NOT NULL, session_id TEXT, parent_thread_id TEXT,
+  instructions TEXT NOT NULL DEFAULT '', head_id TEXT, named INTEGER NOT NULL DEFAULT 0,
+  last_activity INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id TEXT PRIMARY KEY, role TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, content TEXT NOT NULL,
+  model TEXT, metadata TEXT NOT NULL DEFAULT '{}', client_message_id TEXT UNIQUE, parent_id TEXT,
+  input INTEGER NOT NULL DEFAULT 0, attachments TEXT, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_created ON messages (created_at, id);
+CREATE INDEX IF NOT EXISTS messages_parent ON messages (parent_id, input);
+CREATE TABLE IF NOT EXISTS inbox (
+  pos INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL UNIQUE, task_id TEXT, run_id TEXT,
+  state TEXT NOT NULL DEFAULT 'queued', restarts INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY, message_id TEXT NOT NULL, first_seq INTEGER NOT NULL, state TEXT NOT NULL,
+  outcome TEXT, tool_ran INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS turns (
+  exchange TEXT NOT NULL, idx INTEGER NOT NULL, message TEXT NOT NULL, tokens INTEGER NOT NULL,
+  PRIMARY KEY (exchange, idx)
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT NOT NULL, UNIQUE (tbl, key)
+);
+CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, fetched_at INTEGER NOT NULL);
+`;
+
+/**
+ * Creates the tables, first moving an object of the first version (D1 was the primary store then)
+ * aside: its replay buffer stays, so clients' seq goes on; the rest is rebuilt from D1 on first touch.
+ */
+export function migrate(sql: SqlStorage): void {
+  const version = tableExists(sql, "meta")
+    ? sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value
+    : undefined;
+  if (version === SCHEMA_VERSION) return;
+  if (version === undefined && tableExists(sql, "transcript")) {
+    for (const old of ["transcript", "client_ids", "inbox", "runs", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${old}`);
+  }
+  sql.exec(TABLES);
+  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+}
+
+function tableExists(sql: SqlStorage, name: string): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
+}

@@ -1,0 +1,121 @@
+import type { Thread, ThreadKind, ThreadStatus } from "../../../protocol";
+
+/** The thread as its object keeps it: the public shape plus what stays inside (owner, source). */
+export interface ThreadRecord extends Thread {
+  ownerId: string;
+  source: string;
+  /** True once a person named the thread: automatic titles never overwrite it. */
+  named: boolean;
+  updatedAt: number;
+}
+
+export type ThreadPatch = Partial<
+  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named">
+>;
+
+type Row = {
+  id: string;
+  owner_id: string;
+  source: string;
+  name: string;
+  kind: string;
+  status: string;
+  model: string;
+  session_id: string | null;
+  parent_thread_id: string | null;
+  instructions: string;
+  head_id: string | null;
+  named: number;
+  last_activity: number;
+  created_at: number;
+  updated_at: number;
+};
+
+const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
+  name: "name",
+  model: "model",
+  status: "status",
+  instructions: "instructions",
+  sessionId: "session_id",
+  headId: "head_id",
+  lastActivity: "last_activity",
+  named: "named",
+};
+
+/** The one thread row, read once and kept in memory: every request and run reads it. */
+export class ThreadRow {
+  private cached: ThreadRecord | null | undefined;
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  get(): ThreadRecord | null {
+    if (this.cached === undefined) {
+      const row = this.sql.exec<Row>("SELECT * FROM thread LIMIT 1").toArray()[0];
+      this.cached = row ? fromRow(row) : null;
+    }
+    return this.cached;
+  }
+
+  create(t: ThreadRecord): void {
+    this.sql.exec(
+      `INSERT INTO thread (id, owner_id, source, name, kind, status, model, session_id, parent_thread_id, instructions,
+        head_id, named, last_activity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      t.id, t.ownerId, t.source, t.name, t.kind, t.status, t.model, t.sessionId, t.parentThreadId, t.instructions,
+      t.headId, t.named ? 1 : 0, t.lastActivity, t.createdAt, t.updatedAt,
+    );
+    this.cached = { ...t };
+  }
+
+  /** Applies a patch and answers the thread as now stored. */
+  update(patch: ThreadPatch, now: number): ThreadRecord {
+    const current = this.get();
+    if (!current) throw new Error("no thread row");
+    const keys = (Object.keys(patch) as (keyof ThreadPatch)[]).filter((k) => patch[k] !== undefined);
+    const sets = [...keys.map((k) => `${COLUMNS[k]} = ?`), "updated_at = ?"].join(", ");
+    const values = keys.map((k) => (k === "named" ? (patch.named ? 1 : 0) : patch[k]));
+    this.sql.exec(`UPDATE thread SET ${sets}`, ...values, now);
+    this.cached = { ...current, ...Object.fromEntries(keys.map((k) => [k, patch[k]])), updatedAt: now };
+    return this.cached;
+  }
+
+  forget(): void {
+    this.cached = undefined;
+  }
+}
+
+function fromRow(r: Row): ThreadRecord {
+  return {
+    id: r.id,
+    ownerId: r.owner_id,
+    source: r.source,
+    name: r.name,
+    kind: r.kind as ThreadKind,
+    status: r.status as ThreadStatus,
+    model: r.model,
+    sessionId: r.session_id,
+    parentThreadId: r.parent_thread_id,
+    instructions: r.instructions,
+    headId: r.head_id,
+    named: r.named === 1,
+    lastActivity: r.last_activity,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** What leaves the object: PROTOCOL.md's Thread, nothing else (the owner stays inside). */
+export function publicThread(t: ThreadRecord): Thread {
+  return {
+    id: t.id,
+    name: t.name,
+    kind: t.kind,
+    status: t.status,
+    model: t.model,
+    sessionId: t.sessionId,
+    parentThreadId: t.parentThreadId,
+    instructions: t.instructions,
+    headId: t.headId,
+    lastActivity: t.lastActivity,
+    createdAt: t.createdAt,
+  };
+}

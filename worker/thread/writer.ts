@@ -1,0 +1,75 @@
+// The one place that writes the thread's own rows: into the object's store first (the primary copy),
+// and into the outbox, in D1's shape, for the next mirror flush.
+import type { Message, Thread } from "../../protocol";
+import type { messages, threads } from "../db/schema";
+import type { MonotonicClock } from "../lib/ids";
+import type { UsageRows } from "../plugins/contract";
+import type { RoomStore } from "./store";
+import { publicMessage, type MessageRecord } from "./store/messages";
+import { publicThread, type ThreadPatch, type ThreadRecord } from "./store/thread-row";
+
+export class ThreadWriter {
+  constructor(
+    private readonly store: RoomStore,
+    readonly clock: MonotonicClock,
+  ) {}
+
+  createThread(t: ThreadRecord): Thread {
+    this.store.thread.create(t);
+    this.store.outbox.put("threads", t.id, d1Thread(t));
+    return publicThread(t);
+  }
+
+  updateThread(patch: ThreadPatch): ThreadRecord {
+    const t = this.store.thread.update(patch, Date.now());
+    this.store.outbox.put("threads", t.id, d1Thread(t));
+    return t;
+  }
+
+  addMessage(m: MessageRecord): Message {
+    this.store.messages.insert(m);
+    this.store.outbox.put("messages", m.id, d1Message(m));
+    return publicMessage(m);
+  }
+
+  /** Usage rows live in D1 only; they travel with the thread's next flush. */
+  mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void {
+    const key = table === "metrics" ? `${(row as UsageRows["metrics"]).runId}:${(row as UsageRows["metrics"]).name}` : String(row.id);
+    this.store.outbox.put(table, key, row as Record<string, unknown>);
+  }
+}
+
+function d1Thread(t: ThreadRecord): typeof threads.$inferInsert {
+  return {
+    id: t.id,
+    ownerId: t.ownerId,
+    source: t.source,
+    name: t.name,
+    kind: t.kind,
+    status: t.status,
+    sessionId: t.sessionId,
+    model: t.model,
+    instructions: t.instructions,
+    headId: t.headId,
+    parentThreadId: t.parentThreadId,
+    lastActivity: t.lastActivity,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+function d1Message(m: MessageRecord): typeof messages.$inferInsert {
+  return {
+    id: m.id,
+    threadId: m.threadId,
+    role: m.role,
+    kind: m.kind,
+    source: m.source,
+    content: m.content,
+    model: m.model,
+    metadata: m.metadata,
+    clientMessageId: m.clientMessageId,
+    parentId: m.parentId,
+    createdAt: m.createdAt,
+  };
+}
