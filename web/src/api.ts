@@ -8,15 +8,15 @@ import type {
   Health,
   Message,
   MessageKind,
-  MetricsTotals,
-  Plugin,
+  PluginInfo,
   Run,
   Task,
   TaskStatus,
   Thread,
   ThreadKind,
   ThreadStatus,
-} from "./types";
+  UsageTotals,
+} from "@protocol";
 
 // ---------- Auth token (AUTH_MODE=token) ----------
 
@@ -159,7 +159,7 @@ export interface MessagePage {
 
 export interface Metrics {
   runs: Run[];
-  totals: MetricsTotals;
+  totals: UsageTotals;
 }
 
 export const api = {
@@ -205,9 +205,9 @@ export const api = {
   metrics: (query: { threadId?: string; since?: number } = {}) =>
     request<Metrics>("GET", withQuery("/api/metrics", query)),
 
-  listPlugins: () => request<{ plugins: Plugin[] }>("GET", "/api/plugins").then((r) => r.plugins),
+  listPlugins: () => request<{ plugins: PluginInfo[] }>("GET", "/api/plugins").then((r) => r.plugins),
   patchPlugin: (name: string, body: { enabled?: boolean; settings?: unknown }) =>
-    request<{ plugin: Plugin }>("PATCH", `/api/plugins/${encodeURIComponent(name)}`, body).then((r) => r.plugin),
+    request<{ plugin: PluginInfo }>("PATCH", `/api/plugins/${encodeURIComponent(name)}`, body).then((r) => r.plugin),
 
   listContext: () => request<{ files: ContextFileInfo[] }>("GET", "/api/context").then((r) => r.files),
   /** PROTOCOL.md does not fix the GET answer: accept `{ content }`, `{ file: { content } }` or plain text. */

@@ -8,7 +8,7 @@ import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath } from "../lib/router";
 import { threadsStore, useThread } from "../lib/threadsStore";
 import { buildTimeline } from "../lib/timeline";
-import type { Thread } from "../types";
+import type { Thread } from "@protocol";
 import { Composer, type ComposerHandle } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { MessageList } from "./MessageList";

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from "react";
 import { formatDuration, formatTime, formatTokens } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
-import type { Message, Role, Usage } from "../types";
+import type { Message, Role, Usage } from "@protocol";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";

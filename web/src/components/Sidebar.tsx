@@ -5,7 +5,7 @@ import { formatRelative } from "../lib/format";
 import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
 import { threadsStore, useThreadsState } from "../lib/threadsStore";
-import type { Thread } from "../types";
+import type { Thread } from "@protocol";
 
 interface Node {
   thread: Thread;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { api, errorText } from "../api";
 import { Link, threadPath } from "../lib/router";
-import type { Task } from "../types";
+import type { Task } from "@protocol";
 
 export const ACTIVE_TASK: ReadonlySet<string> = new Set(["pending", "running", "evaluating"]);
 

@@ -17,7 +17,9 @@ import { api, errorText, threadSocketUrl } from "../api";
 import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
 import { outbox } from "../lib/outbox";
 import { threadsStore } from "../lib/threadsStore";
-import type { ClientFrame, ConnectionState, Message, ServerFrame, Task } from "../types";
+import type { ClientFrame, Message, ServerFrame, Task } from "@protocol";
+
+export type ConnectionState = "connecting" | "open" | "closed";
 
 const PAGE = 100;
 const PING_EVERY_MS = 25_000;
@@ -94,7 +96,7 @@ export function useThreadChat(threadId: string | null) {
 
     const handleFrame = (frame: ServerFrame) => {
       lastFrameAt = Date.now();
-      if (typeof frame.seq === "number") {
+      if ("seq" in frame) {
         const seq = frame.seq;
         if (backfill && seq <= backfill.upTo) {
           if (seq > backfill.cursor) {

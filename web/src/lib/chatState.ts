@@ -2,7 +2,10 @@
 // to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
 // still drops chat:messages whose id it already holds.
 
-import type { Message, PipelineErrorData, ServerFrame, StreamData, Task, Usage } from "../types";
+import type { EventMap, Message, ServerFrame, Task, Usage } from "@protocol";
+
+type PipelineError = EventMap["pipeline:error"];
+type StreamData = EventMap["pipeline:stream"];
 
 export interface RunStep {
   step: string;
@@ -30,7 +33,7 @@ export interface LiveRun {
   usage?: Usage;
   durationMs?: number;
   commandsHandled?: string[];
-  error?: Omit<PipelineErrorData, "threadId" | "runId">;
+  error?: Omit<PipelineError, "threadId" | "runId">;
   startedAt: number;
 }
 

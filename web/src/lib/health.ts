@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { api } from "../api";
-import type { Health } from "../types";
+import type { Health } from "@protocol";
 
 let health: Health | null = null;
 let started = false;

@@ -4,7 +4,7 @@
 // with the first message and runs nothing again.
 
 import { ApiError, api, errorText } from "../api";
-import type { Message } from "../types";
+import type { Message } from "@protocol";
 
 export interface OutboxItem {
   clientMessageId: string;

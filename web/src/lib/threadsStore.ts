@@ -4,7 +4,7 @@
 
 import { useSyncExternalStore } from "react";
 import { api } from "../api";
-import type { Thread, ThreadStatus } from "../types";
+import type { Thread, ThreadStatus } from "@protocol";
 
 export interface ThreadsState {
   byId: Readonly<Record<string, Thread>>;

@@ -9,7 +9,7 @@
 //   activity, thinking and tool messages are not shown twice.
 // - Pending (unacknowledged) sends come last.
 
-import type { Message, Usage } from "../types";
+import type { Message, Usage } from "@protocol";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 

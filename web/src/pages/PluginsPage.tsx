@@ -2,15 +2,11 @@ import { useState } from "react";
 import { api } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { useAsync } from "../hooks/useAsync";
-import type { Plugin } from "../types";
+import type { PluginInfo } from "@protocol";
 
 const HOOK_ORDER_HINT = "Hooks run in this order, sequentially; each plugin's errors are isolated.";
 
-function toolLabel(tool: Plugin["tools"][number]): { name: string; description?: string } {
-  return typeof tool === "string" ? { name: tool } : { name: tool.name, description: tool.description };
-}
-
-function SettingsEditor({ plugin, onSaved }: { plugin: Plugin; onSaved: (p: Plugin) => void }) {
+function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: PluginInfo) => void }) {
   const [text, setText] = useState(() => JSON.stringify(plugin.settings ?? {}, null, 2));
   const [error, setError] = useState<unknown>(null);
   const [parseError, setParseError] = useState<string | null>(null);
@@ -78,7 +74,7 @@ function SettingsEditor({ plugin, onSaved }: { plugin: Plugin; onSaved: (p: Plug
   );
 }
 
-function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin) => void }) {
+function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: PluginInfo) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState(false);
@@ -120,14 +116,11 @@ function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin)
       {plugin.tools.length > 0 && (
         <div className="plugin-tools">
           <span className="muted small">Tools:</span>
-          {plugin.tools.map((t) => {
-            const { name, description } = toolLabel(t);
-            return (
-              <code key={name} className="pill" title={description}>
-                {name}
-              </code>
-            );
-          })}
+          {plugin.tools.map(({ name, description }) => (
+            <code key={name} className="pill" title={description}>
+              {name}
+            </code>
+          ))}
         </div>
       )}
       <ErrorDetails error={error} />
@@ -142,7 +135,7 @@ function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin)
 export default function PluginsPage() {
   const { data, error, loading, setData } = useAsync(() => api.listPlugins(), []);
   const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
-  const replace = (p: Plugin) => setData((list) => list?.map((x) => (x.name === p.name ? { ...x, ...p } : x)));
+  const replace = (p: PluginInfo) => setData((list) => list?.map((x) => (x.name === p.name ? { ...x, ...p } : x)));
 
   return (
     <div className="page">

@@ -4,7 +4,7 @@ import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
 import { useAsync } from "../hooks/useAsync";
 import { formatRelative } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
-import type { Task, TaskStatus as Status } from "../types";
+import type { Task, TaskStatus as Status } from "@protocol";
 
 const FILTERS: Array<{ value: Status | ""; label: string }> = [
   { value: "", label: "All" },

@@ -1,7 +1,7 @@
 // Tokens (stacked bars, by model) and cost (line) over time, as hand-written SVG.
 
 import { formatCost, formatTokens } from "../lib/format";
-import type { Run } from "../types";
+import type { Run } from "@protocol";
 
 const W = 760;
 const H = 280;
