@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { getToken, onUnauthorized, setToken } from "../api";
+import { authToken, onUnauthorized, setAuthToken } from "../api";
 import { loadHealth } from "../lib/health";
 import { usePathname, useRoute } from "../lib/router";
 import { startThreadsSync, threadsStore } from "../lib/threadsStore";
@@ -7,6 +7,9 @@ import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
 import { Sidebar } from "./Sidebar";
 import { SignIn } from "./SignIn";
+
+const TOKEN_KEY = "orchestrator.token";
+setAuthToken(localStorage.getItem(TOKEN_KEY));
 
 const PluginsPage = lazy(() => import("../pages/PluginsPage"));
 const ContextPage = lazy(() => import("../pages/ContextPage"));
@@ -47,7 +50,10 @@ export function App() {
   useEffect(
     () =>
       onUnauthorized(() => {
-        if (getToken()) setToken(null);
+        if (authToken()) {
+          setAuthToken(null);
+          localStorage.removeItem(TOKEN_KEY);
+        }
         setNeedsAuth(true);
       }),
     [],
@@ -73,7 +79,9 @@ export function App() {
   if (needsAuth) {
     return (
       <SignIn
-        onSignedIn={() => {
+        onSignedIn={(token) => {
+          setAuthToken(token);
+          localStorage.setItem(TOKEN_KEY, token);
           setNeedsAuth(false);
           loadHealth();
           void threadsStore.refresh();

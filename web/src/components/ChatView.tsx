@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api, errorText } from "../api";
+import { ApiError, errorText, request } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
 import { usePendingMessages } from "../hooks/useOutbox";
 import { useThreadChat } from "../hooks/useThreadChat";
@@ -107,9 +107,8 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   useEffect(() => {
     if (!threadId) return;
     let cancelled = false;
-    api
-      .getThread(threadId)
-      .then((t) => !cancelled && threadsStore.upsert(t))
+    request("GET /api/threads/:id", { params: { id: threadId } })
+      .then(({ thread }) => !cancelled && threadsStore.upsert(thread))
       .catch((err) => !cancelled && err instanceof ApiError && err.status === 404 && setMissing(true));
     return () => {
       cancelled = true;

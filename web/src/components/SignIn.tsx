@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from "react";
-import { setToken } from "../api";
 
 /** Shown when the API answers 401 (AUTH_MODE=token): asks for a token and keeps it in localStorage. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+export function SignIn({ onSignedIn }: { onSignedIn: (token: string) => void }) {
   const [token, setValue] = useState("");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!token.trim()) return;
-    setToken(token.trim());
-    onSignedIn();
+    onSignedIn(token.trim());
   };
   return (
     <div className="sign-in">

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api, errorText } from "../api";
+import { errorText, request } from "../api";
 import { Link, threadPath } from "../lib/router";
 import type { Task } from "@protocol";
 
@@ -36,7 +36,7 @@ export function CancelTask({ task, onCancelled }: { task: Task; onCancelled?: (t
           setBusy(true);
           setError(null);
           try {
-            onCancelled?.(await api.cancelTask(task.id));
+            onCancelled?.((await request("POST /api/tasks/:id/cancel", { params: { id: task.id } })).task);
           } catch (err) {
             setError(errorText(err));
           } finally {

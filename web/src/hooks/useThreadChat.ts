@@ -13,11 +13,14 @@
 
 import ReconnectingWebSocket from "partysocket/ws";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, errorText, threadSocketUrl } from "../api";
+import { errorText, request, threadSocketUrl } from "../api";
 import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
 import { outbox } from "../lib/outbox";
 import { threadsStore } from "../lib/threadsStore";
 import type { ClientFrame, Message, ServerFrame, Task } from "@protocol";
+
+const listMessages = (threadId: string, before?: string, signal?: AbortSignal) =>
+  request("GET /api/threads/:id/messages", { params: { id: threadId }, query: { limit: PAGE, before }, signal });
 
 export type ConnectionState = "connecting" | "open" | "closed";
 
@@ -59,7 +62,7 @@ export function useThreadChat(threadId: string | null) {
 
     const reloadMessages = async () => {
       try {
-        const page = await api.listMessages(threadId, { limit: PAGE }, abort.signal);
+        const page = await listMessages(threadId, undefined, abort.signal);
         if (!disposed) dispatch({ type: "reloaded", messages: page.messages });
       } catch {
         /* the next reconnect or event will do */
@@ -146,7 +149,7 @@ export function useThreadChat(threadId: string | null) {
     (async () => {
       dispatch({ type: "loading" });
       try {
-        const page = await api.listMessages(threadId, { limit: PAGE }, abort.signal);
+        const page = await listMessages(threadId, undefined, abort.signal);
         if (disposed) return;
         lastSeenRef.current = page.lastSeq;
         dispatch({ type: "loaded", messages: page.messages, hasOlder: page.messages.length >= PAGE });
@@ -201,9 +204,8 @@ export function useThreadChat(threadId: string | null) {
       if (message.threadId === threadId) dispatch({ type: "message", message });
     });
 
-    api
-      .listTasks({ threadId })
-      .then((tasks) => !disposed && dispatch({ type: "tasks", tasks }))
+    request("GET /api/tasks", { query: { threadId } })
+      .then(({ tasks }) => !disposed && dispatch({ type: "tasks", tasks }))
       .catch(() => {});
 
     return () => {
@@ -219,7 +221,7 @@ export function useThreadChat(threadId: string | null) {
   const stop = useCallback(async () => {
     if (!threadId) return;
     try {
-      await api.stop(threadId);
+      await request("POST /api/threads/:id/stop", { params: { id: threadId } });
     } catch {
       socketRef.current?.send(JSON.stringify({ type: "stop" } satisfies ClientFrame));
     }
@@ -231,7 +233,7 @@ export function useThreadChat(threadId: string | null) {
     if (!oldest) return;
     dispatch({ type: "olderLoading" });
     try {
-      const page = await api.listMessages(threadId, { limit: PAGE, before: oldest.id });
+      const page = await listMessages(threadId, oldest.id);
       dispatch({ type: "olderLoaded", messages: page.messages, hasOlder: page.messages.length >= PAGE });
     } catch {
       dispatch({ type: "olderLoaded", messages: [], hasOlder: true });

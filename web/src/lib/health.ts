@@ -1,7 +1,7 @@
 // /api/health, fetched once per page (and again on demand), shared by the banner and the model selector.
 
 import { useSyncExternalStore } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import type { Health } from "@protocol";
 
 let health: Health | null = null;
@@ -10,8 +10,7 @@ const listeners = new Set<() => void>();
 
 export function loadHealth(): void {
   started = true;
-  api
-    .health()
+  request("GET /api/health")
     .then((h) => {
       health = h;
       listeners.forEach((l) => l());

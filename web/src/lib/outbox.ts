@@ -3,7 +3,7 @@
 // keeps its clientMessageId for life, so a retry of a request that did reach the server is answered
 // with the first message and runs nothing again.
 
-import { ApiError, api, errorText } from "../api";
+import { ApiError, errorText, request } from "../api";
 import type { Message } from "@protocol";
 
 export interface OutboxItem {
@@ -89,7 +89,10 @@ async function attempt(id: string): Promise<void> {
   inFlight.add(id);
   update(id, { state: "sending", attempts: item.attempts + 1, nextAttemptAt: undefined });
   try {
-    const message = await api.postMessage(item.threadId, item.content, item.clientMessageId);
+    const { message } = await request("POST /api/threads/:id/messages", {
+      params: { id: item.threadId },
+      body: { content: item.content, clientMessageId: item.clientMessageId },
+    });
     // Hand the stored message over first, so that it replaces the pending one in the same render.
     confirmedListeners.forEach((l) => l(message));
     remove(id);

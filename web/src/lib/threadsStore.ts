@@ -3,7 +3,7 @@
 // this app, which announce their changes on a BroadcastChannel.
 
 import { useSyncExternalStore } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import type { Thread, ThreadStatus } from "@protocol";
 
 export interface ThreadsState {
@@ -44,8 +44,8 @@ async function refresh(): Promise<void> {
     if (state.status === "idle") set({ status: "loading" });
     try {
       const [page, archived] = await Promise.all([
-        api.listThreads({ limit: PAGE }),
-        state.showArchived ? api.listThreads({ status: "archived", limit: 200 }) : Promise.resolve(null),
+        request("GET /api/threads", { query: { limit: PAGE } }),
+        state.showArchived ? request("GET /api/threads", { query: { status: "archived", limit: 200 } }) : Promise.resolve(null),
       ]);
       // Replace what this first page covers; keep older entries that later pages hold.
       const oldest = page.threads.reduce((min, t) => Math.min(min, t.lastActivity), Infinity);
@@ -79,14 +79,14 @@ export const threadsStore = {
 
   async loadMore(): Promise<void> {
     if (!state.nextCursor) return;
-    const page = await api.listThreads({ limit: PAGE, cursor: state.nextCursor });
+    const page = await request("GET /api/threads", { query: { limit: PAGE, cursor: state.nextCursor } });
     set({ byId: merge(page.threads), nextCursor: page.nextCursor });
   },
 
   async setShowArchived(show: boolean): Promise<void> {
     set({ showArchived: show });
     if (show) {
-      const page = await api.listThreads({ status: "archived", limit: 200 });
+      const page = await request("GET /api/threads", { query: { status: "archived", limit: 200 } });
       set({ byId: merge(page.threads) });
     }
   },
@@ -105,21 +105,21 @@ export const threadsStore = {
   },
 
   async create(body: { name?: string } = {}): Promise<Thread> {
-    const thread = await api.createThread(body);
+    const { thread } = await request("POST /api/threads", { body });
     set({ byId: merge([thread]) });
     announce();
     return thread;
   },
 
   async patch(id: string, body: { name?: string; model?: string; status?: ThreadStatus }): Promise<Thread> {
-    const thread = await api.patchThread(id, body);
+    const { thread } = await request("PATCH /api/threads/:id", { params: { id }, body });
     set({ byId: merge([thread]) });
     announce();
     return thread;
   },
 
   async remove(id: string): Promise<void> {
-    await api.deleteThread(id);
+    await request("DELETE /api/threads/:id", { params: { id } });
     const byId = { ...state.byId };
     delete byId[id];
     set({ byId });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { useAsync } from "../hooks/useAsync";
 import { formatBytes, formatRelative } from "../lib/format";
@@ -15,7 +15,7 @@ function pathProblem(path: string): string | null {
 }
 
 export default function ContextPage() {
-  const files = useAsync(() => api.listContext(), []);
+  const files = useAsync(() => request("GET /api/context").then((r) => r.files), []);
   const [selected, setSelected] = useState<string | null>(null);
   const [path, setPath] = useState("");
   const [content, setContent] = useState("");
@@ -40,9 +40,8 @@ export default function ContextPage() {
     if (selected === null) return;
     let cancelled = false;
     setLoadingFile(true);
-    api
-      .getContext(selected)
-      .then((text) => {
+    request("GET /api/context/:path", { params: { path: selected } })
+      .then(({ file: { content: text } }) => {
         if (cancelled) return;
         setContent(text);
         setOriginal(text);
@@ -81,7 +80,7 @@ export default function ContextPage() {
     setError(null);
     setStatus(null);
     try {
-      await api.putContext(target, content);
+      await request("PUT /api/context/:path", { params: { path: target }, body: { content } });
       setOriginal(content);
       setStatus("Saved");
       files.reload();
@@ -101,7 +100,7 @@ export default function ContextPage() {
     if (selected === null) return;
     setError(null);
     try {
-      await api.deleteContext(selected);
+      await request("DELETE /api/context/:path", { params: { path: selected } });
       files.reload();
       startNew();
       setStatus("Deleted");

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { useAsync } from "../hooks/useAsync";
 import type { PluginInfo } from "@protocol";
@@ -14,11 +14,15 @@ function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: 
   const [saved, setSaved] = useState(false);
 
   const save = async () => {
-    let settings: unknown;
+    let settings: Record<string, unknown>;
     try {
       settings = JSON.parse(text);
     } catch (e) {
       setParseError(`Not valid JSON: ${(e as Error).message}`);
+      return;
+    }
+    if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
+      setParseError("Settings are a JSON object, such as {}.");
       return;
     }
     setParseError(null);
@@ -26,7 +30,7 @@ function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: 
     setSaving(true);
     setSaved(false);
     try {
-      const p = await api.patchPlugin(plugin.name, { settings });
+      const { plugin: p } = await request("PATCH /api/plugins/:name", { params: { name: plugin.name }, body: { settings } });
       onSaved(p);
       setSaved(true);
     } catch (err) {
@@ -83,7 +87,8 @@ function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: Plu
     setBusy(true);
     setError(null);
     try {
-      onChange(await api.patchPlugin(plugin.name, { enabled: !plugin.enabled }));
+      const { plugin: p } = await request("PATCH /api/plugins/:name", { params: { name: plugin.name }, body: { enabled: !plugin.enabled } });
+      onChange(p);
     } catch (err) {
       setError(err);
     } finally {
@@ -133,7 +138,7 @@ function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: Plu
 }
 
 export default function PluginsPage() {
-  const { data, error, loading, setData } = useAsync(() => api.listPlugins(), []);
+  const { data, error, loading, setData } = useAsync(() => request("GET /api/plugins").then((r) => r.plugins), []);
   const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
   const replace = (p: PluginInfo) => setData((list) => list?.map((x) => (x.name === p.name ? { ...x, ...p } : x)));
 

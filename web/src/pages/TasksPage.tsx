@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
 import { useAsync } from "../hooks/useAsync";
 import { formatRelative } from "../lib/format";
@@ -18,7 +18,11 @@ const FILTERS: Array<{ value: Status | ""; label: string }> = [
 
 export default function TasksPage() {
   const [status, setStatus] = useState<Status | "">("");
-  const { data, error, loading, setData } = useAsync(() => api.listTasks({ status: status || undefined }), [status], 5000);
+  const { data, error, loading, setData } = useAsync(
+    () => request("GET /api/tasks", { query: { status: status || undefined } }).then((r) => r.tasks),
+    [status],
+    5000,
+  );
   const tasks = [...(data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
   const replace = (t: Task) => setData((list) => list?.map((x) => (x.id === t.id ? t : x)));
 

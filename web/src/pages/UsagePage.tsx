@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { api } from "../api";
+import { request } from "../api";
 import { useAsync } from "../hooks/useAsync";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
 import { UsageChart } from "./UsageChart";
@@ -19,7 +19,7 @@ export default function UsagePage() {
   const { data, error, loading } = useAsync(
     () => {
       const since = ms ? Date.now() - ms : undefined;
-      return api.metrics({ since }).then((m) => ({ ...m, since }));
+      return request("GET /api/metrics", { query: { since } }).then((m) => ({ ...m, since }));
     },
     [range],
     30_000,
