@@ -155,15 +155,16 @@ export const outbox = {
   },
 
   /**
-   * A user message arrived over the socket. When the server echoes our clientMessageId in its
-   * metadata, the pending item is done. Otherwise the oldest pending item of that thread with the
-   * same content is marked as echoed (hidden) and still waits for its own acknowledgement.
+   * A user message arrived over the socket. The message carries the clientMessageId it was posted
+   * with: ours means the pending item is done; another one means it is someone else's. A message
+   * posted without one (another client) hides the oldest pending item of that thread with the same
+   * content, which still waits for its own acknowledgement.
    */
   reconcile(message: Message): void {
     if (message.role !== "user") return;
-    const cid = message.metadata?.clientMessageId;
-    if (typeof cid === "string" && items.some((i) => i.clientMessageId === cid)) {
-      remove(cid);
+    const cid = message.clientMessageId;
+    if (cid) {
+      if (items.some((i) => i.clientMessageId === cid)) remove(cid);
       return;
     }
     if (items.some((i) => i.echoedMessageId === message.id)) return;
