@@ -1,8 +1,8 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { authToken, onUnauthorized, setAuthToken } from "../api";
-import { loadHealth } from "../lib/health";
 import { usePathname, useRoute } from "../lib/router";
-import { startThreadsSync, threadsStore } from "../lib/threadsStore";
+import { followOtherTabs } from "../queries/threads";
 import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
 import { Sidebar } from "./Sidebar";
@@ -41,7 +41,6 @@ function RouteView() {
 
 export function App() {
   const [needsAuth, setNeedsAuth] = useState(false);
-  const [session, setSession] = useState(0);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = usePathname();
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -59,7 +58,8 @@ export function App() {
     [],
   );
 
-  useEffect(() => startThreadsSync(), [session]);
+  const queryClient = useQueryClient();
+  useEffect(() => followOtherTabs(queryClient), [queryClient]);
 
   // Close the drawer when the page changes; Escape closes it too. Opening it moves focus into it.
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -83,16 +83,14 @@ export function App() {
           setAuthToken(token);
           localStorage.setItem(TOKEN_KEY, token);
           setNeedsAuth(false);
-          loadHealth();
-          void threadsStore.refresh();
-          setSession((s) => s + 1);
+          queryClient.clear();
         }}
       />
     );
   }
 
   return (
-    <div className={"app" + (drawerOpen ? " drawer-open" : "")} key={session}>
+    <div className={"app" + (drawerOpen ? " drawer-open" : "")}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, errorText, request } from "../api";
+import { useQuery } from "@tanstack/react-query";
+import { ApiError, errorText } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
 import { usePendingMessages } from "../hooks/useOutbox";
 import { useThreadChat } from "../hooks/useThreadChat";
-import { useHealth } from "../lib/health";
 import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath } from "../lib/router";
-import { threadsStore, useThread } from "../lib/threadsStore";
+import { healthQuery } from "../queries/deployment";
+import { useCreateThread, usePatchThread } from "../queries/threadMutations";
+import { useThread } from "../queries/threads";
 import { buildTimeline } from "../lib/timeline";
 import type { Thread } from "@protocol";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -25,13 +27,14 @@ function ThreadTitle({ thread }: { thread: Thread }) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(thread.name);
   const [error, setError] = useState<string | null>(null);
+  const patch = usePatchThread();
 
   const save = async () => {
     setEditing(false);
     const next = name.trim();
     if (!next || next === thread.name) return setName(thread.name);
     try {
-      await threadsStore.patch(thread.id, { name: next });
+      await patch.mutateAsync({ id: thread.id, name: next });
       setError(null);
     } catch (err) {
       setName(thread.name);
@@ -93,27 +96,18 @@ function useRunAnnouncement(running: boolean, lastStatus: string | undefined): s
 }
 
 export function ChatView({ threadId }: { threadId: string | null }) {
-  const health = useHealth();
-  const thread = useThread(threadId);
-  const { state, connection, stop, loadOlder, retryLoad, updateTask } = useThreadChat(threadId);
+  const health = useQuery(healthQuery).data;
+  const threadQuery = useThread(threadId);
+  const thread = threadQuery.data;
+  const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
+  const { mutateAsync: createThread } = useCreateThread();
+  const patchThread = usePatchThread();
+  const { state, connection, stop, loadOlder, retryLoad } = useThreadChat(threadId);
   const pending = usePendingMessages(threadId);
   const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
   const composer = useRef<ComposerHandle>(null);
   const creating = useRef(false);
-
-  // The thread may not be in the sidebar's pages (or archived): fetch it.
-  useEffect(() => {
-    if (!threadId) return;
-    let cancelled = false;
-    request("GET /api/threads/:id", { params: { id: threadId } })
-      .then(({ thread }) => !cancelled && threadsStore.upsert(thread))
-      .catch((err) => !cancelled && err instanceof ApiError && err.status === 404 && setMissing(true));
-    return () => {
-      cancelled = true;
-    };
-  }, [threadId]);
 
   useEffect(() => {
     composer.current?.focus();
@@ -139,7 +133,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       if (creating.current) return;
       creating.current = true;
       try {
-        const created = await threadsStore.create({ name: nameFrom(content) });
+        const created = await createThread({ name: nameFrom(content) });
         outbox.enqueue(created.id, content);
         clearDraft(null);
         navigate(threadPath(created.id));
@@ -149,7 +143,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         creating.current = false;
       }
     },
-    [threadId, setDraft],
+    [threadId, setDraft, createThread],
   );
 
   const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId]);
@@ -157,7 +151,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const changeModel = async (model: string) => {
     if (!threadId) return;
     try {
-      await threadsStore.patch(threadId, { model });
+      await patchThread.mutateAsync({ id: threadId, model });
     } catch (err) {
       setNotice(`Could not change the model: ${errorText(err)}`);
     }
@@ -236,7 +230,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       </div>
 
       <footer className="chat-footer">
-        {threadId && <TaskStrip threadId={threadId} tasks={Object.values(state.tasks)} onTask={updateTask} />}
+        {threadId && <TaskStrip threadId={threadId} />}
         {notice && (
           <div className="inline-alert" role="alert">
             {notice}

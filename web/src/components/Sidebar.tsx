@@ -4,7 +4,8 @@ import { clearDraft } from "../hooks/useDraft";
 import { formatRelative } from "../lib/format";
 import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
-import { threadsStore, useThreadsState } from "../lib/threadsStore";
+import { useCreateThread, useDeleteThread, usePatchThread } from "../queries/threadMutations";
+import { useThreadList } from "../queries/threads";
 import type { Thread } from "@protocol";
 
 interface Node {
@@ -54,6 +55,8 @@ const ThreadRow = memo(function ThreadRow({
   const [name, setName] = useState(thread.name);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const patch = usePatchThread();
+  const del = useDeleteThread();
 
   const act = async (fn: () => Promise<unknown>) => {
     setBusy(true);
@@ -71,16 +74,16 @@ const ThreadRow = memo(function ThreadRow({
     act(async () => {
       setMode("idle");
       const next = name.trim();
-      if (next && next !== thread.name) await threadsStore.patch(thread.id, { name: next });
+      if (next && next !== thread.name) await patch.mutateAsync({ id: thread.id, name: next });
       else setName(thread.name);
     });
 
   const archived = thread.status === "archived";
-  const toggleArchive = () => act(() => threadsStore.patch(thread.id, { status: archived ? "open" : "archived" }));
+  const toggleArchive = () => act(() => patch.mutateAsync({ id: thread.id, status: archived ? "open" : "archived" }));
 
   const remove = () =>
     act(async () => {
-      await threadsStore.remove(thread.id);
+      await del.mutateAsync(thread.id);
       outbox.forgetThread(thread.id);
       clearDraft(thread.id);
       if (active) navigate("/");
@@ -200,29 +203,23 @@ function ThreadTree({ nodes, activeId, onNavigate }: { nodes: Node[]; activeId: 
 
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const route = useRoute();
-  const { byId, status, error, nextCursor, showArchived } = useThreadsState();
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<string | null>(null);
+  const [showArchived, setShowArchived] = useState(false);
+  const { threads, list } = useThreadList(showArchived);
+  const createThread = useCreateThread();
   const activeId = route.name === "chat" ? route.threadId : null;
 
-  const tree = useMemo(() => {
-    const visible = Object.values(byId).filter((t) => showArchived || t.status !== "archived");
-    return buildTree(visible);
-  }, [byId, showArchived]);
+  const tree = useMemo(() => buildTree(threads), [threads]);
 
-  const create = async () => {
-    setCreating(true);
-    setCreateError(null);
-    try {
-      const thread = await threadsStore.create();
-      navigate(threadPath(thread.id));
-      onNavigate();
-    } catch (err) {
-      setCreateError(errorText(err));
-    } finally {
-      setCreating(false);
-    }
-  };
+  const create = () =>
+    createThread.mutate(
+      {},
+      {
+        onSuccess: (thread) => {
+          navigate(threadPath(thread.id));
+          onNavigate();
+        },
+      },
+    );
 
   return (
     <div className="sidebar-inner">
@@ -246,12 +243,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         ))}
       </nav>
 
-      <button type="button" className="button primary new-thread" data-testid="new-thread" onClick={() => void create()} disabled={creating}>
+      <button type="button" className="button primary new-thread" data-testid="new-thread" onClick={create} disabled={createThread.isPending}>
         <span aria-hidden="true">+</span> New thread
       </button>
-      {createError && (
+      {createThread.error && (
         <p className="error-text small" role="alert">
-          {createError}
+          {errorText(createThread.error)}
         </p>
       )}
 
@@ -259,11 +256,11 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         <h2 className="section-label" id="threads-heading">
           Threads
         </h2>
-        {status === "loading" && <p className="muted small">Loading…</p>}
-        {status === "error" && (
+        {list.isPending && <p className="muted small">Loading…</p>}
+        {list.isError && !list.data && (
           <p className="error-text small" role="alert">
-            {error}{" "}
-            <button type="button" className="link-button" onClick={() => void threadsStore.refresh()}>
+            {errorText(list.error)}{" "}
+            <button type="button" className="link-button" onClick={() => void list.refetch()}>
               Retry
             </button>
           </p>
@@ -271,14 +268,14 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         <ul className="thread-list" data-testid="thread-list" aria-labelledby="threads-heading">
           <ThreadTree nodes={tree} activeId={activeId} onNavigate={onNavigate} />
         </ul>
-        {status === "ready" && tree.length === 0 && <p className="muted small">No threads yet.</p>}
-        {nextCursor && (
-          <button type="button" className="button ghost small" onClick={() => void threadsStore.loadMore()}>
+        {list.isSuccess && tree.length === 0 && <p className="muted small">No threads yet.</p>}
+        {list.hasNextPage && (
+          <button type="button" className="button ghost small" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
             Load more
           </button>
         )}
         <label className="toggle-line small">
-          <input type="checkbox" checked={showArchived} onChange={(e) => void threadsStore.setShowArchived(e.target.checked)} />
+          <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} />
           Show archived
         </label>
       </div>

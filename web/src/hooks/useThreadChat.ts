@@ -12,12 +12,13 @@
 // starts from what it does have.
 
 import ReconnectingWebSocket from "partysocket/ws";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { errorText, request, threadSocketUrl } from "../api";
 import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
 import { outbox } from "../lib/outbox";
-import { threadsStore } from "../lib/threadsStore";
-import type { ClientFrame, Message, ServerFrame, Task } from "@protocol";
+import { cacheThreadEvent } from "../queries/threadEvents";
+import type { ClientFrame, EventFrame, Message, ServerFrame } from "@protocol";
 
 const listMessages = (threadId: string, before?: string, signal?: AbortSignal) =>
   request("GET /api/threads/:id/messages", { params: { id: threadId }, query: { limit: PAGE, before }, signal });
@@ -42,6 +43,7 @@ export function useThreadChat(threadId: string | null) {
   const socketRef = useRef<ReconnectingWebSocket | null>(null);
   const lastSeenRef = useRef(0);
   const [loadKey, setLoadKey] = useState(0);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     dispatch({ type: "reset", threadId });
@@ -79,22 +81,9 @@ export function useThreadChat(threadId: string | null) {
       socket?.reconnect();
     };
 
-    const sideEffects = (frame: ServerFrame) => {
-      switch (frame.event) {
-        case "chat:message":
-          outbox.reconcile(frame.data.message);
-          threadsStore.touch(threadId, frame.data.message.createdAt);
-          break;
-        case "thread:updated":
-          if (frame.data.thread) threadsStore.upsert(frame.data.thread);
-          break;
-        case "thread:notification":
-        case "task:created":
-        case "task:failed":
-        case "task:evaluated":
-          void threadsStore.refresh();
-          break;
-      }
+    const sideEffects = (frame: EventFrame) => {
+      if (frame.event === "chat:message") outbox.reconcile(frame.data.message);
+      cacheThreadEvent(queryClient, frame);
     };
 
     const handleFrame = (frame: ServerFrame) => {
@@ -204,10 +193,6 @@ export function useThreadChat(threadId: string | null) {
       if (message.threadId === threadId) dispatch({ type: "message", message });
     });
 
-    request("GET /api/tasks", { query: { threadId } })
-      .then(({ tasks }) => !disposed && dispatch({ type: "tasks", tasks }))
-      .catch(() => {});
-
     return () => {
       disposed = true;
       abort.abort();
@@ -216,7 +201,7 @@ export function useThreadChat(threadId: string | null) {
       socket?.close(1000, "leaving thread");
       socketRef.current = null;
     };
-  }, [threadId, loadKey]);
+  }, [threadId, loadKey, queryClient]);
 
   const stop = useCallback(async () => {
     if (!threadId) return;
@@ -241,7 +226,6 @@ export function useThreadChat(threadId: string | null) {
   }, [threadId, state.loadingOlder, state.hasOlder, state.messages]);
 
   const retryLoad = useCallback(() => setLoadKey((k) => k + 1), []);
-  const updateTask = useCallback((task: Task) => dispatch({ type: "tasks", tasks: [task] }), []);
 
-  return { state, connection, stop, loadOlder, retryLoad, updateTask };
+  return { state, connection, stop, loadOlder, retryLoad };
 }

@@ -2,7 +2,7 @@
 // to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
 // still drops chat:messages whose id it already holds.
 
-import type { EventMap, Message, ServerFrame, Task, Usage } from "@protocol";
+import type { EventMap, Message, ServerFrame, Usage } from "@protocol";
 
 type PipelineError = EventMap["pipeline:error"];
 type StreamData = EventMap["pipeline:stream"];
@@ -49,8 +49,6 @@ export interface ChatState {
   running: string | null;
   hasOlder: boolean;
   loadingOlder: boolean;
-  /** Tasks delegated from this thread, or this thread's own task. */
-  tasks: Readonly<Record<string, Task>>;
 }
 
 export type ChatAction =
@@ -63,8 +61,7 @@ export type ChatAction =
   | { type: "olderLoaded"; messages: Message[]; hasOlder: boolean }
   | { type: "message"; message: Message }
   | { type: "frame"; frame: ServerFrame }
-  | { type: "resetRun"; runId: string }
-  | { type: "tasks"; tasks: Task[] };
+  | { type: "resetRun"; runId: string };
 
 export const initialChatState = (threadId: string | null = null): ChatState => ({
   threadId,
@@ -76,7 +73,6 @@ export const initialChatState = (threadId: string | null = null): ChatState => (
   running: null,
   hasOlder: false,
   loadingOlder: false,
-  tasks: {},
 });
 
 function newRun(runId: string, messageId: string | null, at: number): LiveRun {
@@ -187,20 +183,6 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       }));
       return { ...next, running: state.running === runId ? null : state.running };
     }
-    case "task:created":
-    case "task:stream":
-    case "task:progress":
-    case "task:evaluated":
-    case "task:validated":
-    case "task:failed":
-    case "task:checkin": {
-      const task = frame.data.task;
-      if (!task?.id) return state;
-      // task:stream carries the task as it was when its run began: never let it undo a later state.
-      const known = state.tasks[task.id];
-      if (known && known.updatedAt > task.updatedAt) return state;
-      return { ...state, tasks: { ...state.tasks, [task.id]: task } };
-    }
     default:
       return state;
   }
@@ -248,11 +230,6 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const runs = { ...state.runs };
       delete runs[action.runId];
       return { ...state, runs, runOrder: state.runOrder.filter((id) => id !== action.runId) };
-    }
-    case "tasks": {
-      const tasks = { ...state.tasks };
-      for (const t of action.tasks) tasks[t.id] = t;
-      return { ...state, tasks };
     }
     default:
       return state;

@@ -1,43 +1,34 @@
-import { useState } from "react";
-import { request } from "../api";
-import { ErrorDetails } from "../components/ErrorDetails";
-import { useAsync } from "../hooks/useAsync";
 import type { PluginInfo } from "@protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { errorText } from "../api";
+import { ErrorDetails } from "../components/ErrorDetails";
+import { pluginsQuery, usePatchPlugin } from "../queries/plugins";
 
 const HOOK_ORDER_HINT = "Hooks run in this order, sequentially; each plugin's errors are isolated.";
 
-function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: PluginInfo) => void }) {
-  const [text, setText] = useState(() => JSON.stringify(plugin.settings ?? {}, null, 2));
-  const [error, setError] = useState<unknown>(null);
-  const [parseError, setParseError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
+/** The text as a settings object, or why it is not one. */
+function parseSettings(text: string): { settings: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { problem: `Not valid JSON: ${(e as Error).message}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "Settings are a JSON object, such as {}." };
+  return { settings: value as Record<string, unknown> };
+}
 
-  const save = async () => {
-    let settings: Record<string, unknown>;
-    try {
-      settings = JSON.parse(text);
-    } catch (e) {
-      setParseError(`Not valid JSON: ${(e as Error).message}`);
-      return;
-    }
-    if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
-      setParseError("Settings are a JSON object, such as {}.");
-      return;
-    }
-    setParseError(null);
-    setError(null);
-    setSaving(true);
-    setSaved(false);
-    try {
-      const { plugin: p } = await request("PATCH /api/plugins/:name", { params: { name: plugin.name }, body: { settings } });
-      onSaved(p);
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
+function SettingsEditor({ plugin }: { plugin: PluginInfo }) {
+  const [text, setText] = useState(() => JSON.stringify(plugin.settings, null, 2));
+  const [problem, setProblem] = useState<string | null>(null);
+  const patch = usePatchPlugin();
+
+  const save = () => {
+    const parsed = parseSettings(text);
+    if ("problem" in parsed) return setProblem(parsed.problem);
+    setProblem(null);
+    patch.mutate({ name: plugin.name, settings: parsed.settings });
   };
 
   const id = `settings-${plugin.name}`;
@@ -46,9 +37,6 @@ function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: 
       <label htmlFor={id} className="small">
         Settings (JSON, validated by the server)
       </label>
-      {plugin.settings === undefined && (
-        <span className="muted small">The plugin list does not include current settings: what you save replaces them.</span>
-      )}
       <textarea
         id={id}
         className="code-input"
@@ -58,43 +46,29 @@ function SettingsEditor({ plugin, onSaved }: { plugin: PluginInfo; onSaved: (p: 
         value={text}
         onChange={(e) => {
           setText(e.target.value);
-          setSaved(false);
+          patch.reset();
         }}
-        aria-invalid={!!parseError || !!error || undefined}
+        aria-invalid={!!problem || patch.isError || undefined}
       />
-      {parseError && (
+      {problem && (
         <div className="inline-alert" role="alert">
-          {parseError}
+          {problem}
         </div>
       )}
-      <ErrorDetails error={error} />
+      <ErrorDetails error={patch.error} />
       <div className="row-actions">
-        <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={() => void save()} disabled={saving}>
-          {saving ? "Saving…" : "Save settings"}
+        <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={save} disabled={patch.isPending}>
+          {patch.isPending ? "Saving…" : "Save settings"}
         </button>
-        {saved && <span className="ok-text small" role="status">Saved</span>}
+        {patch.isSuccess && <span className="ok-text small" role="status">Saved</span>}
       </div>
     </div>
   );
 }
 
-function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: PluginInfo) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+function PluginRow({ plugin }: { plugin: PluginInfo }) {
   const [open, setOpen] = useState(false);
-
-  const toggle = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { plugin: p } = await request("PATCH /api/plugins/:name", { params: { name: plugin.name }, body: { enabled: !plugin.enabled } });
-      onChange(p);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const patch = usePatchPlugin();
 
   const switchId = `plugin-enabled-${plugin.name}`;
   return (
@@ -103,6 +77,7 @@ function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: Plu
         <span className="plugin-order" title="Registration order">{plugin.order}</span>
         <div className="plugin-title">
           <strong>{plugin.name}</strong> <span className="muted small">v{plugin.version}</span>
+          {plugin.description && <div className="muted small">{plugin.description}</div>}
         </div>
         <label className="switch" htmlFor={switchId}>
           <input
@@ -111,8 +86,8 @@ function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: Plu
             role="switch"
             data-testid="plugin-toggle"
             checked={plugin.enabled}
-            disabled={busy}
-            onChange={() => void toggle()}
+            disabled={patch.isPending}
+            onChange={() => patch.mutate({ name: plugin.name, enabled: !plugin.enabled })}
           />
           <span className="switch-track" aria-hidden="true" />
           <span className="switch-label">{plugin.enabled ? "Enabled" : "Disabled"}</span>
@@ -128,19 +103,18 @@ function PluginRow({ plugin, onChange }: { plugin: PluginInfo; onChange: (p: Plu
           ))}
         </div>
       )}
-      <ErrorDetails error={error} />
+      <ErrorDetails error={patch.error} />
       <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {open ? "Hide settings" : "Settings"}
       </button>
-      {open && <SettingsEditor plugin={plugin} onSaved={onChange} />}
+      {open && <SettingsEditor plugin={plugin} />}
     </li>
   );
 }
 
 export default function PluginsPage() {
-  const { data, error, loading, setData } = useAsync(() => request("GET /api/plugins").then((r) => r.plugins), []);
+  const { data, error, isPending } = useQuery(pluginsQuery);
   const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
-  const replace = (p: PluginInfo) => setData((list) => list?.map((x) => (x.name === p.name ? { ...x, ...p } : x)));
 
   return (
     <div className="page">
@@ -148,11 +122,11 @@ export default function PluginsPage() {
         <h1>Plugins</h1>
         <p className="muted">{HOOK_ORDER_HINT}</p>
       </header>
-      {loading && !data && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {isPending && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       <ol className="card-list">
         {plugins.map((p) => (
-          <PluginRow key={p.name} plugin={p} onChange={replace} />
+          <PluginRow key={p.name} plugin={p} />
         ))}
       </ol>
     </div>
