@@ -3,12 +3,17 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App";
 import { createQueryClient } from "./queries/queryClient";
+import { restoreToken, SessionGate } from "./session/SessionGate";
 import "./styles.css";
+
+restoreToken();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
-      <App />
+      <SessionGate>
+        <App />
+      </SessionGate>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,15 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { authToken, onUnauthorized, setAuthToken } from "../api";
 import { usePathname, useRoute } from "../lib/router";
 import { followOtherTabs } from "../queries/threads";
 import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
 import { Sidebar } from "./Sidebar";
-import { SignIn } from "./SignIn";
-
-const TOKEN_KEY = "orchestrator.token";
-setAuthToken(localStorage.getItem(TOKEN_KEY));
 
 const PluginsPage = lazy(() => import("../pages/PluginsPage"));
 const ContextPage = lazy(() => import("../pages/ContextPage"));
@@ -40,23 +35,10 @@ function RouteView() {
 }
 
 export function App() {
-  const [needsAuth, setNeedsAuth] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = usePathname();
   const menuButton = useRef<HTMLButtonElement>(null);
   const sidebar = useRef<HTMLElement>(null);
-
-  useEffect(
-    () =>
-      onUnauthorized(() => {
-        if (authToken()) {
-          setAuthToken(null);
-          localStorage.removeItem(TOKEN_KEY);
-        }
-        setNeedsAuth(true);
-      }),
-    [],
-  );
 
   const queryClient = useQueryClient();
   useEffect(() => followOtherTabs(queryClient), [queryClient]);
@@ -75,19 +57,6 @@ export function App() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
-
-  if (needsAuth) {
-    return (
-      <SignIn
-        onSignedIn={(token) => {
-          setAuthToken(token);
-          localStorage.setItem(TOKEN_KEY, token);
-          setNeedsAuth(false);
-          queryClient.clear();
-        }}
-      />
-    );
-  }
 
   return (
     <div className={"app" + (drawerOpen ? " drawer-open" : "")}>

@@ -4,11 +4,11 @@ import { ApiError, errorText } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
 import { usePendingMessages } from "../hooks/useOutbox";
 import { useThreadChat } from "../hooks/useThreadChat";
-import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath } from "../lib/router";
 import { healthQuery } from "../queries/deployment";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
+import { useSession } from "../session/SessionGate";
 import { buildTimeline } from "../lib/timeline";
 import type { Thread } from "@protocol";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -103,6 +103,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const { mutateAsync: createThread } = useCreateThread();
   const patchThread = usePatchThread();
   const { state, connection, stop, loadOlder, retryLoad } = useThreadChat(threadId);
+  const { outbox, storage } = useSession();
   const pending = usePendingMessages(threadId);
   const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
@@ -135,7 +136,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       try {
         const created = await createThread({ name: nameFrom(content) });
         outbox.enqueue(created.id, content);
-        clearDraft(null);
+        clearDraft(storage, null);
         navigate(threadPath(created.id));
       } catch (err) {
         setNotice(`Could not create a thread: ${errorText(err)}`);
@@ -143,10 +144,10 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         creating.current = false;
       }
     },
-    [threadId, setDraft, createThread],
+    [threadId, setDraft, createThread, outbox, storage],
   );
 
-  const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId]);
+  const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId, outbox]);
 
   const changeModel = async (model: string) => {
     if (!threadId) return;

@@ -2,10 +2,10 @@ import { memo, useMemo, useState } from "react";
 import { errorText } from "../api";
 import { clearDraft } from "../hooks/useDraft";
 import { formatRelative } from "../lib/format";
-import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
 import { useCreateThread, useDeleteThread, usePatchThread } from "../queries/threadMutations";
 import { useThreadList } from "../queries/threads";
+import { useSession } from "../session/SessionGate";
 import type { Thread } from "@protocol";
 
 interface Node {
@@ -57,6 +57,7 @@ const ThreadRow = memo(function ThreadRow({
   const [busy, setBusy] = useState(false);
   const patch = usePatchThread();
   const del = useDeleteThread();
+  const { outbox, storage } = useSession();
 
   const act = async (fn: () => Promise<unknown>) => {
     setBusy(true);
@@ -85,7 +86,7 @@ const ThreadRow = memo(function ThreadRow({
     act(async () => {
       await del.mutateAsync(thread.id);
       outbox.forgetThread(thread.id);
-      clearDraft(thread.id);
+      clearDraft(storage, thread.id);
       if (active) navigate("/");
     });
 
@@ -201,6 +202,22 @@ function ThreadTree({ nodes, activeId, onNavigate }: { nodes: Node[]; activeId: 
   );
 }
 
+/** Who is signed in, and the way out (token mode; otherwise the deployment signs people in). */
+function Account() {
+  const { auth, signOut } = useSession();
+  if (auth.mode !== "token") return null;
+  return (
+    <div className="account" data-testid="account">
+      <span className="muted small">
+        Signed in as <strong data-testid="account-user">{auth.userId}</strong>
+      </span>
+      <button type="button" className="button ghost small" data-testid="sign-out" onClick={signOut}>
+        Sign out
+      </button>
+    </div>
+  );
+}
+
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const route = useRoute();
   const [showArchived, setShowArchived] = useState(false);
@@ -279,6 +296,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           Show archived
         </label>
       </div>
+      <Account />
     </div>
   );
 }

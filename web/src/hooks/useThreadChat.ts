@@ -16,8 +16,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { errorText, request, threadSocketUrl } from "../api";
 import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
-import { outbox } from "../lib/outbox";
 import { cacheThreadEvent } from "../queries/threadEvents";
+import { useSession } from "../session/SessionGate";
 import type { ClientFrame, EventFrame, Message, ServerFrame } from "@protocol";
 
 const listMessages = (threadId: string, before?: string, signal?: AbortSignal) =>
@@ -44,6 +44,7 @@ export function useThreadChat(threadId: string | null) {
   const lastSeenRef = useRef(0);
   const [loadKey, setLoadKey] = useState(0);
   const queryClient = useQueryClient();
+  const { outbox } = useSession();
 
   useEffect(() => {
     dispatch({ type: "reset", threadId });
@@ -201,7 +202,7 @@ export function useThreadChat(threadId: string | null) {
       socket?.close(1000, "leaving thread");
       socketRef.current = null;
     };
-  }, [threadId, loadKey, queryClient]);
+  }, [threadId, loadKey, queryClient, outbox]);
 
   const stop = useCallback(async () => {
     if (!threadId) return;

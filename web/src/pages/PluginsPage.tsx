@@ -4,6 +4,7 @@ import { useState } from "react";
 import { errorText } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { pluginsQuery, usePatchPlugin } from "../queries/plugins";
+import { useSession } from "../session/SessionGate";
 
 const HOOK_ORDER_HINT = "Hooks run in this order, sequentially; each plugin's errors are isolated.";
 
@@ -19,7 +20,7 @@ function parseSettings(text: string): { settings: Record<string, unknown> } | { 
   return { settings: value as Record<string, unknown> };
 }
 
-function SettingsEditor({ plugin }: { plugin: PluginInfo }) {
+function SettingsEditor({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean }) {
   const [text, setText] = useState(() => JSON.stringify(plugin.settings, null, 2));
   const [problem, setProblem] = useState<string | null>(null);
   const patch = usePatchPlugin();
@@ -44,6 +45,7 @@ function SettingsEditor({ plugin }: { plugin: PluginInfo }) {
         spellCheck={false}
         rows={Math.min(16, Math.max(4, text.split("\n").length + 1))}
         value={text}
+        disabled={readOnly}
         onChange={(e) => {
           setText(e.target.value);
           patch.reset();
@@ -56,17 +58,19 @@ function SettingsEditor({ plugin }: { plugin: PluginInfo }) {
         </div>
       )}
       <ErrorDetails error={patch.error} />
-      <div className="row-actions">
-        <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={save} disabled={patch.isPending}>
-          {patch.isPending ? "Saving…" : "Save settings"}
-        </button>
-        {patch.isSuccess && <span className="ok-text small" role="status">Saved</span>}
-      </div>
+      {!readOnly && (
+        <div className="row-actions">
+          <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={save} disabled={patch.isPending}>
+            {patch.isPending ? "Saving…" : "Save settings"}
+          </button>
+          {patch.isSuccess && <span className="ok-text small" role="status">Saved</span>}
+        </div>
+      )}
     </div>
   );
 }
 
-function PluginRow({ plugin }: { plugin: PluginInfo }) {
+function PluginRow({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean }) {
   const [open, setOpen] = useState(false);
   const patch = usePatchPlugin();
 
@@ -86,7 +90,7 @@ function PluginRow({ plugin }: { plugin: PluginInfo }) {
             role="switch"
             data-testid="plugin-toggle"
             checked={plugin.enabled}
-            disabled={patch.isPending}
+            disabled={readOnly || patch.isPending}
             onChange={() => patch.mutate({ name: plugin.name, enabled: !plugin.enabled })}
           />
           <span className="switch-track" aria-hidden="true" />
@@ -107,13 +111,14 @@ function PluginRow({ plugin }: { plugin: PluginInfo }) {
       <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {open ? "Hide settings" : "Settings"}
       </button>
-      {open && <SettingsEditor plugin={plugin} />}
+      {open && <SettingsEditor plugin={plugin} readOnly={readOnly} />}
     </li>
   );
 }
 
 export default function PluginsPage() {
   const { data, error, isPending } = useQuery(pluginsQuery);
+  const readOnly = !useSession().auth.admin;
   const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
 
   return (
@@ -122,11 +127,16 @@ export default function PluginsPage() {
         <h1>Plugins</h1>
         <p className="muted">{HOOK_ORDER_HINT}</p>
       </header>
+      {readOnly && (
+        <p className="inline-note" role="note" data-testid="plugins-read-only">
+          Only admins change plugins: you can see their settings, not change them.
+        </p>
+      )}
       {isPending && <p className="muted">Loading…</p>}
       {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       <ol className="card-list">
         {plugins.map((p) => (
-          <PluginRow key={p.name} plugin={p} />
+          <PluginRow key={p.name} plugin={p} readOnly={readOnly} />
         ))}
       </ol>
     </div>
