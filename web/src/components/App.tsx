@@ -1,6 +1,7 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { usePathname, useRoute } from "../lib/router";
+import { healthQuery } from "../queries/deployment";
 import { followOtherTabs } from "../queries/threads";
 import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
@@ -41,6 +42,7 @@ export function App() {
   const sidebar = useRef<HTMLElement>(null);
 
   const queryClient = useQueryClient();
+  const provider = useQuery(healthQuery).data?.model.provider;
   useEffect(() => followOtherTabs(queryClient), [queryClient]);
 
   // Close the drawer when the page changes; Escape closes it too. Opening it moves focus into it.
@@ -59,7 +61,7 @@ export function App() {
   }, [drawerOpen]);
 
   return (
-    <div className={"app" + (drawerOpen ? " drawer-open" : "")}>
+    <div className={"app" + (drawerOpen ? " drawer-open" : "")} data-provider={provider}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>

@@ -282,7 +282,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
             </button>
           </p>
         )}
-        <ul className="thread-list" data-testid="thread-list" aria-labelledby="threads-heading">
+        <ul className="thread-list" data-testid="thread-list" aria-labelledby="threads-heading" aria-busy={list.isPending}>
           <ThreadTree nodes={tree} activeId={activeId} onNavigate={onNavigate} />
         </ul>
         {list.isSuccess && tree.length === 0 && <p className="muted small">No threads yet.</p>}
