@@ -1,86 +1,26 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, errorText } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
 import { usePendingMessages } from "../hooks/useOutbox";
 import { useThreadChat } from "../hooks/useThreadChat";
 import { Link, navigate, threadPath } from "../lib/router";
+import { buildTimeline } from "../lib/timeline";
 import { healthQuery } from "../queries/deployment";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
-import { buildTimeline } from "../lib/timeline";
-import type { Thread } from "@protocol";
 import { Composer, type ComposerHandle } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { MessageList } from "./MessageList";
 import { ModelSelect } from "./ModelSelect";
 import { TaskStrip } from "./TaskStrip";
+import { ThreadTitle } from "./ThreadTitle";
 
 /** A name for a thread created by its first message. */
 function nameFrom(content: string): string {
   const line = content.trim().split("\n")[0].replace(/\s+/g, " ");
   return line.length > 48 ? line.slice(0, 47) + "…" : line || "New thread";
-}
-
-function ThreadTitle({ thread }: { thread: Thread }) {
-  const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(thread.name);
-  const [error, setError] = useState<string | null>(null);
-  const patch = usePatchThread();
-
-  const save = async () => {
-    setEditing(false);
-    const next = name.trim();
-    if (!next || next === thread.name) return setName(thread.name);
-    try {
-      await patch.mutateAsync({ id: thread.id, name: next });
-      setError(null);
-    } catch (err) {
-      setName(thread.name);
-      setError(errorText(err));
-    }
-  };
-
-  if (editing) {
-    return (
-      <input
-        className="title-input"
-        aria-label="Thread name"
-        data-testid="thread-title-input"
-        value={name}
-        autoFocus
-        onChange={(e) => setName(e.target.value)}
-        onBlur={save}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") void save();
-          if (e.key === "Escape") {
-            setName(thread.name);
-            setEditing(false);
-          }
-        }}
-      />
-    );
-  }
-  return (
-    <h1 className="chat-title">
-      <button
-        type="button"
-        className="title-button"
-        data-testid="thread-title"
-        title="Rename"
-        onClick={() => {
-          setName(thread.name);
-          setEditing(true);
-        }}
-      >
-        {thread.name}
-      </button>
-      {thread.kind !== "general" && <span className="pill">{thread.kind}</span>}
-      {thread.status === "archived" && <span className="pill">archived</span>}
-      {error && <span className="error-text small" role="alert">{error}</span>}
-    </h1>
-  );
 }
 
 /** Announces the reply's progress to screen readers (the streamed text itself is not read out). */
