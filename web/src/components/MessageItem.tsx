@@ -72,7 +72,7 @@ export function MessageChips({
   );
 }
 
-export function assistantFlags(m: Message): string[] {
+function assistantFlags(m: Message): string[] {
   const flags: string[] = [];
   if (m.metadata?.aborted) flags.push("stopped");
   if (typeof m.metadata?.error === "string") flags.push(`incomplete: ${m.metadata.error}`);

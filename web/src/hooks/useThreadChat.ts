@@ -1,9 +1,10 @@
 // One open thread: loads its messages, owns its WebSocket (partysocket's ReconnectingWebSocket,
 // reconnecting with backoff and `?since=<last seq seen>`), and folds every event into ChatState.
 //
-// Ordering rules (PROTOCOL.md): load messages first (answer carries lastSeq L), then connect with
-// since=L. Events whose seq <= last seen are dropped; chat:messages already held (by id) are dropped
-// by the reducer. A `replay_unavailable` error frame means events were lost: reload the messages.
+// Ordering: load messages first (the answer carries lastSeq L), then connect with since=L, so that
+// nothing in between is missed. Events whose seq <= last seen are dropped; chat:messages already
+// held (by id) are dropped by the reducer. A `replay_unavailable` error frame means events were
+// lost: reload the messages.
 //
 // Mid-run reload: a page loaded during a run holds the messages at L, but that run's earlier stream
 // events have seq <= L. When `ready` names a running run whose start this page has not seen, the hook
@@ -37,6 +38,7 @@ interface Backfill {
   cursor: number;
 }
 
+/** One open thread's chat. ChatView is keyed by thread, so each thread starts from a fresh state. */
 export function useThreadChat(threadId: string | null) {
   const [state, dispatch] = useReducer(chatReducer, threadId, initialChatState);
   const [connection, setConnection] = useState<ConnectionState>("connecting");
@@ -47,7 +49,6 @@ export function useThreadChat(threadId: string | null) {
   const { outbox } = useSession();
 
   useEffect(() => {
-    dispatch({ type: "reset", threadId });
     setConnection("connecting");
     if (!threadId) return;
 

@@ -38,7 +38,6 @@ export interface LiveRun {
 }
 
 export interface ChatState {
-  threadId: string | null;
   load: "idle" | "loading" | "ready" | "error";
   loadError?: string;
   messages: Message[];
@@ -52,7 +51,6 @@ export interface ChatState {
 }
 
 export type ChatAction =
-  | { type: "reset"; threadId: string | null }
   | { type: "loading" }
   | { type: "loaded"; messages: Message[]; hasOlder: boolean }
   | { type: "loadFailed"; error: string }
@@ -63,8 +61,7 @@ export type ChatAction =
   | { type: "frame"; frame: ServerFrame }
   | { type: "resetRun"; runId: string };
 
-export const initialChatState = (threadId: string | null = null): ChatState => ({
-  threadId,
+export const initialChatState = (threadId: string | null): ChatState => ({
   load: threadId ? "loading" : "idle",
   messages: [],
   ids: new Set(),
@@ -190,8 +187,6 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
-    case "reset":
-      return initialChatState(action.threadId);
     case "loading":
       return { ...state, load: "loading", loadError: undefined };
     case "loaded": {

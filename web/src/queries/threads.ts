@@ -30,7 +30,7 @@ export const threadKeys = {
 };
 
 /** Threads not archived, newest activity first, a page at a time. */
-export const threadListQuery = infiniteQueryOptions({
+const threadListQuery = infiniteQueryOptions({
   queryKey: threadKeys.list,
   queryFn: ({ pageParam, signal }) =>
     request("GET /api/threads", { query: { limit: PAGE, cursor: pageParam }, signal }) as Promise<ThreadPage>,
@@ -40,7 +40,7 @@ export const threadListQuery = infiniteQueryOptions({
 });
 
 /** The server lists archived threads only when asked for them. */
-export const archivedThreadsQuery = queryOptions({
+const archivedThreadsQuery = queryOptions({
   queryKey: threadKeys.archived,
   queryFn: ({ signal }) =>
     request("GET /api/threads", { query: { status: "archived", limit: ARCHIVED_LIMIT }, signal }).then((r) => r.threads),
