@@ -16,7 +16,7 @@ export interface RunStep {
 export type RunBlock =
   | { kind: "thinking"; key: string; text: string }
   | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
-  | { kind: "tool_result"; key: string; toolUseId: string; content: unknown; isError: boolean };
+  | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
 
 /** A run seen (at least partly) over the socket during this page's life. */
 export interface LiveRun {
@@ -99,15 +99,15 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
 function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
   switch (data.type) {
     case "text":
-      return { ...run, text: run.text + (data.delta ?? "") };
+      return { ...run, text: run.text + data.delta };
     case "thinking": {
       const last = run.blocks[run.blocks.length - 1];
       if (last?.kind === "thinking") {
         const blocks = run.blocks.slice(0, -1);
-        blocks.push({ ...last, text: last.text + (data.delta ?? "") });
+        blocks.push({ ...last, text: last.text + data.delta });
         return { ...run, blocks };
       }
-      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta ?? "" }] };
+      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta }] };
     }
     case "tool_call":
       return {
@@ -122,12 +122,24 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
         ...run,
         blocks: [
           ...run.blocks,
-          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: !!data.isError },
+          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError },
         ],
       };
     default:
       return run;
   }
+}
+
+/**
+ * After a branch change the thread's current branch replaces what is shown; runs that answered
+ * messages no longer on it go too (one in progress stays).
+ */
+function showBranch(state: ChatState, messages: Message[]): ChatState {
+  const ids = new Set(messages.map((m) => m.id));
+  const keep = (run: LiveRun) => run.runId === state.running || (run.messageId !== null && ids.has(run.messageId));
+  const runOrder = state.runOrder.filter((id) => keep(state.runs[id]));
+  const runs = Object.fromEntries(runOrder.map((id) => [id, state.runs[id]]));
+  return { ...state, messages, ids, runs, runOrder };
 }
 
 function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
@@ -141,10 +153,10 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "chat:message":
       return addMessages(state, [frame.data.message], "append");
-    case "thread:notification": {
-      const message = frame.data.message;
-      return message && typeof message === "object" && "id" in message ? addMessages(state, [message], "append") : state;
-    }
+    case "thread:notification":
+      return addMessages(state, [frame.data.message], "append");
+    case "thread:updated":
+      return frame.data.messages ? showBranch(state, frame.data.messages) : state;
     case "pipeline:start": {
       const { runId, messageId } = frame.data;
       const next = withRun(state, runId, at, (r) => ({ ...r, messageId, status: "running", startedAt: at }));
@@ -161,7 +173,7 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       return { ...next, running: next.running ?? (next.runs[runId].status === "running" ? runId : null) };
     }
     case "pipeline:stream": {
-      const key = `${frame.data.runId}:${frame.seq ?? at}:${state.runs[frame.data.runId]?.blocks.length ?? 0}`;
+      const key = `${frame.data.runId}:${frame.seq}:${state.runs[frame.data.runId]?.blocks.length ?? 0}`;
       const next = withRun(state, frame.data.runId, at, (r) => applyStream(r, frame.data, key));
       return { ...next, running: next.running ?? frame.data.runId };
     }
