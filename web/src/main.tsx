@@ -4,7 +4,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./components/App";
 import { createQueryClient } from "./queries/queryClient";
 import { restoreToken, SessionGate } from "./session/SessionGate";
-import "./styles.css";
+import "./styles/index.css";
 
 restoreToken();
 
