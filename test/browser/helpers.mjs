@@ -246,6 +246,12 @@ export async function send(page, text) {
   await composer.press("Enter");
 }
 
+/** The user's messages that hold `text` (stored or pending). */
+export const userMessage = (page, text) => page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: text });
+
+/** The bubbles of the assistant's text messages (stored or partial, not the streaming one). */
+export const assistantTexts = (page) => page.locator('[data-testid="message"][data-role="assistant"][data-kind="text"] .bubble');
+
 /** The assistant text message (stored, not the streaming bubble) of the newest run. */
 export function finalAssistant(page) {
   return page.locator('[data-testid="message"][data-role="assistant"][data-kind="text"]').last();
