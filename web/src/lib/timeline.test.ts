@@ -60,10 +60,10 @@ describe("timeline of stored messages", () => {
   });
 
   it("shows a stored failure, with the last question to retry", () => {
-    const messages = [userSays("try this", 1), status("run_f", "pipeline_error", 2, { code: "timeout", message: "too slow" })];
+    const messages = [userSays("try this", 1), status("run_f", "pipeline_error", 2, { code: "timeout" })];
     const items = buildTimeline(messages, {}, [], []);
     expect(outline(items)).toEqual(["user: try this", "activity run_f error", "error timeout"]);
-    expect(items[2]).toMatchObject({ message: "too slow", retryContent: "try this" });
+    expect(items[2]).toMatchObject({ runId: "run_f", retryContent: "try this" });
   });
 
   it("keeps a reply with its own run when a later question was stored before it", () => {
