@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, errorText } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
-import { usePendingMessages } from "../hooks/useOutbox";
+import { usePendingMessages } from "../hooks/usePendingMessages";
 import { useThreadChat } from "../hooks/useThreadChat";
 import { Link, navigate, threadPath } from "../lib/router";
 import { buildTimeline } from "../lib/timeline";

@@ -17,6 +17,13 @@ function controlledPost() {
 const stored = (item: OutboxItem, id = "msg_1") =>
   message({ id, threadId: item.threadId, content: item.content, clientMessageId: item.clientMessageId });
 
+/** An outbox as a session runs it: started. */
+function started(...args: Parameters<typeof createOutbox>) {
+  const outbox = createOutbox(...args);
+  outbox.start();
+  return outbox;
+}
+
 /** Lets the outbox's promise callbacks run. */
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
@@ -34,7 +41,7 @@ afterEach(() => {
 describe("outbox sending", () => {
   it("posts at once, and drops the item when the server acknowledges it", async () => {
     const { post, calls } = controlledPost();
-    const outbox = createOutbox({ storage: userStorage("u", store), post });
+    const outbox = started({ storage: userStorage("u", store), post });
     const confirmed = vi.fn();
     outbox.onConfirmed(confirmed);
 
@@ -49,7 +56,7 @@ describe("outbox sending", () => {
 
   it("retries a transient failure later with the same clientMessageId, waiting Retry-After", async () => {
     const { post, calls } = controlledPost();
-    const outbox = createOutbox({ storage: userStorage("u", store), post });
+    const outbox = started({ storage: userStorage("u", store), post });
     const item = outbox.enqueue("thr_1", "hello");
 
     calls[0].reject(new ApiError(429, "rate_limited", "slow down", undefined, 5));
@@ -65,7 +72,7 @@ describe("outbox sending", () => {
 
   it("gives up on a refusal until the user retries", async () => {
     const { post, calls } = controlledPost();
-    const outbox = createOutbox({ storage: userStorage("u", store), post });
+    const outbox = started({ storage: userStorage("u", store), post });
     const item = outbox.enqueue("thr_1", "x".repeat(10));
 
     calls[0].reject(new ApiError(400, "invalid_request", "too long"));
@@ -79,34 +86,35 @@ describe("outbox sending", () => {
   });
 
   it("keeps unsent items in the user's storage, and a later page resumes them", async () => {
-    const first = createOutbox({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const first = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
     const item = first.enqueue("thr_1", "survive a reload");
 
     const { post, calls } = controlledPost();
     const second = createOutbox({ storage: userStorage("u", store), post });
     expect(second.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
-    second.resume();
+    expect(calls).toEqual([]);
+    second.start();
     expect(calls.map((c) => c.item.content)).toEqual(["survive a reload"]);
     // Another user's outbox does not see it.
-    expect(createOutbox({ storage: userStorage("other", store), post }).getSnapshot()).toEqual([]);
+    expect(started({ storage: userStorage("other", store), post }).getSnapshot()).toEqual([]);
   });
 
   it("does not erase another tab's items when it writes its own", () => {
     const never = () => new Promise<Message>(() => {});
-    const tabA = createOutbox({ storage: userStorage("u", store), post: never });
-    const tabB = createOutbox({ storage: userStorage("u", store), post: never });
+    const tabA = started({ storage: userStorage("u", store), post: never });
+    const tabB = started({ storage: userStorage("u", store), post: never });
     tabA.enqueue("thr_1", "from A");
     tabB.enqueue("thr_1", "from B");
-    const reloaded = createOutbox({ storage: userStorage("u", store), post: never });
+    const reloaded = started({ storage: userStorage("u", store), post: never });
     expect(reloaded.getSnapshot().map((i) => i.content).sort()).toEqual(["from A", "from B"]);
   });
 
-  it("after dispose, neither retries nor writes to storage", async () => {
+  it("once stopped, neither retries nor writes to storage", async () => {
     const { post, calls } = controlledPost();
     const storage = userStorage("u", store);
-    const outbox = createOutbox({ storage, post });
+    const outbox = started({ storage, post });
     outbox.enqueue("thr_1", "hello");
-    outbox.dispose();
+    outbox.stop();
     storage.clear();
 
     calls[0].reject(new ApiError(503, "unavailable", "down"));
@@ -116,8 +124,22 @@ describe("outbox sending", () => {
     expect(store.keys()).toEqual([]);
   });
 
+  it("after a stop and a new start, sends again what had not landed, with the same clientMessageId", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const item = outbox.enqueue("thr_1", "hello");
+    outbox.stop();
+    calls[0].resolve(stored(item));
+    await settle();
+    outbox.start();
+    expect(calls.map((c) => c.item.clientMessageId)).toEqual([item.clientMessageId, item.clientMessageId]);
+    calls[1].resolve(stored(item));
+    await settle();
+    expect(outbox.getSnapshot()).toEqual([]);
+  });
+
   it("forgets a deleted thread's items", () => {
-    const outbox = createOutbox({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
     outbox.enqueue("thr_1", "one");
     outbox.enqueue("thr_2", "two");
     outbox.forgetThread("thr_1");
@@ -126,7 +148,7 @@ describe("outbox sending", () => {
 });
 
 describe("outbox reconcile", () => {
-  const pendingOutbox = () => createOutbox({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+  const pendingOutbox = () => started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
 
   it("drops the pending item when the socket brings its message, matched by the top-level clientMessageId", () => {
     const outbox = pendingOutbox();

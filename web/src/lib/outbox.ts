@@ -51,8 +51,8 @@ export function createOutbox({ storage, post }: OutboxOptions) {
   const confirmedListeners = new Set<(message: Message) => void>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const inFlight = new Set<string>();
-  /** After sign-out: nothing more is sent, scheduled or written to the user's storage. */
-  let disposed = false;
+  /** Until start() and after stop(): nothing is sent, scheduled or written to the user's storage. */
+  let stopped = true;
 
   function readStorage(): OutboxItem[] {
     try {
@@ -66,7 +66,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
   let items: readonly OutboxItem[] = readStorage();
 
   function commit(next: readonly OutboxItem[]): void {
-    if (disposed) return;
+    if (stopped) return;
     items = next;
     // Merge with items another tab may have written, so that tabs do not erase each other's outbox.
     const mine = new Set(items.map((i) => i.clientMessageId));
@@ -95,7 +95,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
 
   async function attempt(id: string): Promise<void> {
     const item = find(id);
-    if (!item || inFlight.has(id) || disposed) return;
+    if (!item || inFlight.has(id) || stopped) return;
     clearTimer(id);
     inFlight.add(id);
     update(id, { state: "sending", attempts: item.attempts + 1, nextAttemptAt: undefined });
@@ -106,7 +106,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
       remove(id);
     } catch (err) {
       const current = find(id);
-      if (!current || disposed) return; // confirmed meanwhile by the socket, discarded, or signed out
+      if (!current || stopped) return; // confirmed meanwhile by the socket, discarded, or stopped
       const retryable = !(err instanceof ApiError) || err.transient || err.status === 401;
       if (retryable) {
         const delay = err instanceof ApiError && err.retryAfter ? err.retryAfter * 1000 : backoff(current.attempts);
@@ -149,14 +149,22 @@ export function createOutbox({ storage, post }: OutboxOptions) {
       remove(id);
     },
 
-    /** Sends what is not sent yet: at start (a previous page's items) and when the browser is back online. */
-    resume(): void {
+    /**
+     * Sends what is not sent yet (a previous page's items too), and goes on retrying. Called when
+     * the session starts, and again when the browser is back online.
+     */
+    start(): void {
+      stopped = false;
       for (const i of items) if (i.state !== "failed") void attempt(i.clientMessageId);
     },
 
-    /** Sign-out: stops every retry; a request already out is no longer followed. */
-    dispose(): void {
-      disposed = true;
+    /**
+     * The session ended (sign-out, a refused token, another user): no more retries or writes. A
+     * request already out may still land; its item stays stored, and the next start() sends it
+     * again with the same clientMessageId, which the server answers without storing it twice.
+     */
+    stop(): void {
+      stopped = true;
       for (const id of [...timers.keys()]) clearTimer(id);
     },
 

@@ -30,10 +30,13 @@ export function useSession(): Session {
 
 /**
  * A server that does not report the caller yet (no `auth` in its health) has one user, `local`,
- * who is an admin; a token it accepted shows that it runs in token mode.
+ * who is an admin; a token it accepted shows that it runs in token mode. Without any answer, the
+ * app goes on as the user this browser last signed in as.
  */
 function authOf(health: Health | undefined, token: string | null): Auth {
-  return health?.auth ?? { mode: token ? "token" : "none", userId: "local", admin: true };
+  if (health?.auth) return health.auth;
+  const userId = health ? "local" : (rememberedUser() ?? "local");
+  return { mode: token ? "token" : "none", userId, admin: true };
 }
 
 const isUnauthorized = (err: unknown) => err instanceof ApiError && err.status === 401;
@@ -57,7 +60,7 @@ function startSession(auth: Auth, onSignedOut: () => void): Session {
       }).then((r) => r.message),
   });
   const signOut = () => {
-    outbox.dispose();
+    outbox.stop();
     storage.clear();
     onSignedOut();
   };
@@ -92,10 +95,13 @@ export function SessionGate({ children }: { children: ReactNode }) {
     if (!session) return;
     rememberUser(session.auth.userId);
     const { outbox } = session;
-    outbox.resume();
-    const onOnline = () => outbox.resume();
+    outbox.start();
+    const onOnline = () => outbox.start();
     window.addEventListener("online", onOnline);
-    return () => window.removeEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener("online", onOnline);
+      outbox.stop();
+    };
   }, [session]);
 
   // A refused token (revoked, expired) ends the session; the user's drafts and outbox stay for
@@ -103,7 +109,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onUnauthorized(() => {
-        sessionRef.current?.outbox.dispose();
+        sessionRef.current?.outbox.stop();
         const user = rememberedUser();
         if (user) userStorage(user).remove("token");
         setAuthToken(null);
