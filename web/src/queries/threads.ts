@@ -3,7 +3,7 @@
 // dropThread, so that every view of a thread agrees; other tabs hear of changes on a
 // BroadcastChannel and refetch.
 
-import type { Thread } from "@protocol";
+import type { ResponseOf, Thread } from "@protocol";
 import {
   infiniteQueryOptions,
   queryOptions,
@@ -20,7 +20,7 @@ const PAGE = 50;
 const ARCHIVED_LIMIT = 200;
 const POLL_MS = 20_000;
 
-type ThreadPage = { threads: Thread[]; nextCursor?: string };
+type ThreadPage = ResponseOf<"GET /api/threads">;
 
 export const threadKeys = {
   all: ["threads"] as const,
@@ -33,7 +33,7 @@ export const threadKeys = {
 const threadListQuery = infiniteQueryOptions({
   queryKey: threadKeys.list,
   queryFn: ({ pageParam, signal }) =>
-    request("GET /api/threads", { query: { limit: PAGE, cursor: pageParam }, signal }) as Promise<ThreadPage>,
+    request("GET /api/threads", { query: { limit: PAGE, cursor: pageParam }, signal }),
   initialPageParam: undefined as string | undefined,
   getNextPageParam: (last) => last.nextCursor,
   refetchInterval: POLL_MS,
