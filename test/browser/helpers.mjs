@@ -1,5 +1,6 @@
 // Shared by the browser tests (run by scripts/browser-test.mjs, which sets the environment):
 //   APP_URL              the app under `wrangler dev`
+//   OFFLINE_APP_URL      a second instance: the offline model, token mode (test/browser/offline-app.mjs)
 //   UPSTREAM_URL         the fake Messages API (test/fake-upstream), for scripts and recorded requests
 //   BROWSER_WS_ENDPOINT  the suite's one Chromium (playwright-core launchServer)
 //   SCREENSHOT_DIR       where screenshots go
@@ -10,6 +11,7 @@ import { after, before, it } from "node:test";
 import { chromium } from "playwright-core";
 
 export const APP_URL = must("APP_URL");
+export const OFFLINE_APP_URL = must("OFFLINE_APP_URL");
 export const UPSTREAM_URL = must("UPSTREAM_URL");
 const WS_ENDPOINT = must("BROWSER_WS_ENDPOINT");
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? join(process.cwd(), "test-results", "screenshots");
@@ -168,10 +170,14 @@ export async function textOf(locator) {
 
 // --- the app's API and the fake upstream --------------------------------------------------------------
 
-export async function api(path, { method, body } = {}) {
-  const res = await fetch(`${APP_URL}${path}`, {
+/** A call to the app's API (`app`: another instance's URL; `token`: token mode's bearer token). */
+export async function api(path, { method, body, app = APP_URL, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${app}${path}`, {
     method: method ?? (body === undefined ? "GET" : "POST"),
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -213,6 +219,14 @@ export async function openThread(page, threadId) {
   await waitForChatReady(page);
 }
 
+/** Signs in on the offline app (token mode) with `token` and waits for the app behind the form. */
+export async function signIn(page, token, path = "/") {
+  await page.goto(`${OFFLINE_APP_URL}${path}`);
+  await page.getByTestId("token-input").fill(token);
+  await page.getByTestId("sign-in-submit").click();
+  await page.getByTestId("sign-in").waitFor({ state: "detached" });
+}
+
 export async function waitForChatReady(page) {
   await page.getByTestId("composer").waitFor();
   await until(async () => (await page.locator(".loading-line").count()) === 0, { message: "messages never loaded" });
@@ -231,6 +245,12 @@ export async function send(page, text) {
   await composer.fill(text);
   await composer.press("Enter");
 }
+
+/** The user's messages that hold `text` (stored or pending). */
+export const userMessage = (page, text) => page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: text });
+
+/** The bubbles of the assistant's text messages (stored or partial, not the streaming one). */
+export const assistantTexts = (page) => page.locator('[data-testid="message"][data-role="assistant"][data-kind="text"] .bubble');
 
 /** The assistant text message (stored, not the streaming bubble) of the newest run. */
 export function finalAssistant(page) {

@@ -1,7 +1,8 @@
 // The frame of the app: the provider banner, and a phone-sized screen.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { APP_URL, api, marker, screenshot, send, until, useBrowser, waitForReply } from "./helpers.mjs";
+import { APP_URL, OFFLINE_APP_URL, api, marker, screenshot, send, signIn, until, useBrowser, waitForReply } from "./helpers.mjs";
+import { OFFLINE_USERS } from "./offline-app.mjs";
 
 const { it, newPage } = useBrowser();
 
@@ -10,16 +11,32 @@ describe("layout", () => {
     const health = await api("/api/health");
     assert.equal(health.model.provider, "anthropic", "the suite runs the app with a key");
     const { page } = await newPage();
-    const healthLoaded = page.waitForResponse((res) => new URL(res.url()).pathname === "/api/health");
     await page.goto(APP_URL);
-    await healthLoaded;
+    // The app has rendered what /api/health said: the banner is decided in that same render.
+    await page.locator('.app[data-provider="anthropic"]').waitFor();
     await page.getByTestId("composer").waitFor();
-    await page.waitForTimeout(200); // the answer is rendered
     assert.equal(await page.getByTestId("provider-banner").count(), 0);
     // The sidebar is a column here, not a drawer.
     assert.equal(await page.getByTestId("menu-toggle").isVisible(), false);
     assert.equal(await page.getByTestId("nav-usage").isVisible(), true);
     await screenshot(page, "10-desktop-start");
+  });
+
+  it("shows the provider banner when the app runs the offline model", async () => {
+    const { page } = await newPage();
+    await signIn(page, OFFLINE_USERS.bob.token);
+    await page.locator('.app[data-provider="offline"]').waitFor();
+    const banner = page.getByTestId("provider-banner");
+    assert.match(await banner.innerText(), /Offline model:.*ANTHROPIC_API_KEY/s);
+    assert.equal(await banner.isVisible(), true);
+
+    // The offline model answers too: a message gets a stored reply.
+    await send(page, `Hello offline ${marker("offline")}`);
+    await page.waitForURL(/\/t\/[^/]+$/);
+    await page.locator('[data-testid="message"][data-role="assistant"][data-kind="text"]').first().waitFor({ timeout: 20_000 });
+    assert.equal((await api("/api/health", { app: OFFLINE_APP_URL, token: OFFLINE_USERS.bob.token })).model.provider, "offline");
+    await screenshot(page, "10-offline-banner");
+    assert.deepEqual(page.errors, []);
   });
 
   it("works on a phone-sized screen, with the sidebar as a drawer", async () => {

@@ -1,44 +1,41 @@
-// Typed client for the HTTP half of PROTOCOL.md. Every non-2xx answer becomes an ApiError carrying
-// the protocol's error shape `{ error: { code, message, issues? } }`.
+// The HTTP client, typed from protocol's route map (`Api`): `request("GET /api/threads/:id",
+// { params: { id } })` compiles only with the params, query and body that route takes, and answers
+// its response type. Every non-2xx answer becomes an ApiError carrying the protocol's error body.
 
-import type {
-  ApiErrorBody,
-  ApiIssue,
-  ContextFileInfo,
-  Health,
-  Message,
-  MessageKind,
-  MetricsTotals,
-  Plugin,
-  Run,
-  Task,
-  TaskStatus,
-  Thread,
-  ThreadKind,
-  ThreadStatus,
-} from "./types";
+import type { ApiErrorBody, ApiErrorCode, ApiIssue, BodyOf, QueryOf, ResponseOf, Route } from "@protocol";
+
+// ---------- Types from the route map ----------
+
+type PathOf<R extends string> = R extends `${string} ${infer P}` ? P : never;
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+type IsNever<T> = [T] extends [never] ? true : false;
+
+export type RequestOptions<R extends Route> = (IsNever<ParamNames<PathOf<R>>> extends true
+  ? { params?: never }
+  : { params: Record<ParamNames<PathOf<R>>, string> }) &
+  (IsNever<BodyOf<R>> extends true ? { body?: never } : { body: BodyOf<R> }) &
+  (IsNever<QueryOf<R>> extends true ? { query?: never } : {} extends QueryOf<R> ? { query?: QueryOf<R> } : { query: QueryOf<R> }) & {
+    signal?: AbortSignal;
+  };
+
+/** The options argument may be left out when the route needs none of them. */
+type OptionsArg<R extends Route> = {} extends RequestOptions<R> ? [options?: RequestOptions<R>] : [options: RequestOptions<R>];
 
 // ---------- Auth token (AUTH_MODE=token) ----------
 
-const TOKEN_KEY = "orchestrator.token";
+// The token lives in memory here; the app decides where it is kept.
+let token: string | null = null;
 const unauthorizedListeners = new Set<() => void>();
 
-export function getToken(): string | null {
-  try {
-    return localStorage.getItem(TOKEN_KEY);
-  } catch {
-    return null;
-  }
+export function setAuthToken(value: string | null): void {
+  token = value;
 }
 
-export function setToken(token: string | null): void {
-  try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch {
-    /* storage unavailable: the token lives for this page only */
-  }
-}
+export const authToken = (): string | null => token;
 
 /** Called whenever the API answers 401: the app shows its sign-in form. */
 export function onUnauthorized(listener: () => void): () => void {
@@ -48,14 +45,17 @@ export function onUnauthorized(listener: () => void): () => void {
 
 // ---------- Errors ----------
 
+/** Codes for failures that carry no protocol error body. */
+export type ClientErrorCode = "network" | "unexpected_response";
+
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ApiErrorCode | ClientErrorCode;
   readonly issues?: ApiIssue[];
   /** Seconds, from a 429's Retry-After. */
   readonly retryAfter?: number;
 
-  constructor(status: number, code: string, message: string, issues?: ApiIssue[], retryAfter?: number) {
+  constructor(status: number, code: ApiErrorCode | ClientErrorCode, message: string, issues?: ApiIssue[], retryAfter?: number) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -71,166 +71,72 @@ export class ApiError extends Error {
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as ApiErrorBody).error === "object" &&
-    typeof (value as ApiErrorBody).error?.code === "string"
-  );
+  const error = (value as ApiErrorBody | null)?.error;
+  return typeof error === "object" && error !== null && typeof error.code === "string";
 }
 
-// ---------- Core request ----------
+// ---------- The request ----------
 
-type Query = Record<string, string | number | undefined | null>;
+/** `:path` is a context file's path (the server's `:path+`): its slashes stay, its segments are encoded. */
+function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name] ?? "";
+    return name === "path" ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+  });
+}
 
-function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
+function queryString(query: object | undefined): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
+  for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
   }
   const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
+  return qs ? `?${qs}` : "";
 }
 
-async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+export async function request<R extends Route>(route: R, ...[options]: OptionsArg<R>): Promise<ResponseOf<R>> {
+  const opts = (options ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown; signal?: AbortSignal };
+  const [method, template] = route.split(" ");
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const token = getToken();
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let res: Response;
   try {
-    res = await fetch(path, {
+    res = await fetch(fillPath(template, opts.params) + queryString(opts.query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
     });
   } catch (err) {
     if ((err as Error)?.name === "AbortError") throw err;
     throw new ApiError(0, "network", "Network error: the server could not be reached.");
   }
 
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  let json: unknown = undefined;
-  if (text) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+  if (res.status === 204) return null as ResponseOf<R>;
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    json = undefined;
   }
-
-  if (!res.ok) {
-    if (res.status === 401) unauthorizedListeners.forEach((l) => l());
-    const retryAfterHeader = res.headers.get("Retry-After");
-    const retryAfter = retryAfterHeader ? Number(retryAfterHeader) : undefined;
-    if (isErrorBody(json)) {
-      const { code, message, issues } = json.error;
-      throw new ApiError(res.status, code, message, issues, Number.isFinite(retryAfter) ? retryAfter : undefined);
-    }
-    throw new ApiError(res.status, "http_" + res.status, `Request failed (${res.status})`);
+  if (res.ok) {
+    if (json === undefined) throw new ApiError(res.status, "unexpected_response", `The server's answer to ${route} was not JSON.`);
+    return json as ResponseOf<R>;
   }
-  return json as T;
+  if (res.status === 401) unauthorizedListeners.forEach((l) => l());
+  if (!isErrorBody(json)) throw new ApiError(res.status, "unexpected_response", `Request failed (${res.status})`);
+  const retryAfter = Number(res.headers.get("Retry-After") ?? NaN);
+  const { code, message, issues } = json.error;
+  throw new ApiError(res.status, code, message, issues, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
-
-/** Context file paths may hold slashes (`:path+`): encode each segment, keep the slashes. */
-function encodePath(path: string): string {
-  return path
-    .split("/")
-    .filter(Boolean)
-    .map(encodeURIComponent)
-    .join("/");
-}
-
-// ---------- Endpoints ----------
-
-export interface ThreadPage {
-  threads: Thread[];
-  nextCursor?: string;
-}
-
-export interface MessagePage {
-  messages: Message[];
-  lastSeq: number;
-}
-
-export interface Metrics {
-  runs: Run[];
-  totals: MetricsTotals;
-}
-
-export const api = {
-  health: () => request<Health>("GET", "/api/health"),
-
-  listThreads: (query: { status?: ThreadStatus; limit?: number; cursor?: string } = {}) =>
-    request<ThreadPage>("GET", withQuery("/api/threads", query)),
-  createThread: (body: { name?: string; kind?: ThreadKind; model?: string } = {}) =>
-    request<{ thread: Thread }>("POST", "/api/threads", body).then((r) => r.thread),
-  getThread: (id: string) => request<{ thread: Thread }>("GET", `/api/threads/${encodeURIComponent(id)}`).then((r) => r.thread),
-  patchThread: (id: string, body: { name?: string; model?: string; status?: ThreadStatus }) =>
-    request<{ thread: Thread }>("PATCH", `/api/threads/${encodeURIComponent(id)}`, body).then((r) => r.thread),
-  deleteThread: (id: string) => request<void>("DELETE", `/api/threads/${encodeURIComponent(id)}`),
-
-  listMessages: (
-    threadId: string,
-    query: { limit?: number; before?: string; kinds?: MessageKind[] } = {},
-    signal?: AbortSignal,
-  ) =>
-    request<MessagePage>(
-      "GET",
-      withQuery(`/api/threads/${encodeURIComponent(threadId)}/messages`, {
-        limit: query.limit,
-        before: query.before,
-        kinds: query.kinds?.join(","),
-      }),
-      undefined,
-      signal,
-    ),
-  postMessage: (threadId: string, content: string, clientMessageId: string) =>
-    request<{ message: Message }>("POST", `/api/threads/${encodeURIComponent(threadId)}/messages`, {
-      content,
-      clientMessageId,
-    }).then((r) => r.message),
-  stop: (threadId: string) =>
-    request<{ stopped: boolean }>("POST", `/api/threads/${encodeURIComponent(threadId)}/stop`),
-
-  listTasks: (query: { threadId?: string; status?: TaskStatus } = {}) =>
-    request<{ tasks: Task[] }>("GET", withQuery("/api/tasks", query)).then((r) => r.tasks),
-  cancelTask: (id: string) =>
-    request<{ task: Task }>("POST", `/api/tasks/${encodeURIComponent(id)}/cancel`).then((r) => r.task),
-
-  metrics: (query: { threadId?: string; since?: number } = {}) =>
-    request<Metrics>("GET", withQuery("/api/metrics", query)),
-
-  listPlugins: () => request<{ plugins: Plugin[] }>("GET", "/api/plugins").then((r) => r.plugins),
-  patchPlugin: (name: string, body: { enabled?: boolean; settings?: unknown }) =>
-    request<{ plugin: Plugin }>("PATCH", `/api/plugins/${encodeURIComponent(name)}`, body).then((r) => r.plugin),
-
-  listContext: () => request<{ files: ContextFileInfo[] }>("GET", "/api/context").then((r) => r.files),
-  /** PROTOCOL.md does not fix the GET answer: accept `{ content }`, `{ file: { content } }` or plain text. */
-  getContext: async (path: string): Promise<string> => {
-    const r = await request<unknown>("GET", `/api/context/${encodePath(path)}`);
-    if (typeof r === "string") return r;
-    if (r && typeof r === "object") {
-      const o = r as { content?: unknown; file?: { content?: unknown } };
-      if (typeof o.content === "string") return o.content;
-      if (typeof o.file?.content === "string") return o.file.content;
-    }
-    return "";
-  },
-  putContext: (path: string, content: string) => request<unknown>("PUT", `/api/context/${encodePath(path)}`, { content }),
-  deleteContext: (path: string) => request<void>("DELETE", `/api/context/${encodePath(path)}`),
-};
 
 /** The thread's WebSocket URL, with `since` and (token mode) `token`. */
 export function threadSocketUrl(threadId: string, since: number | null): string {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const params = new URLSearchParams();
   if (since !== null) params.set("since", String(since));
-  const token = getToken();
   if (token) params.set("token", token);
   const qs = params.toString();
   return `${proto}//${location.host}/api/threads/${encodeURIComponent(threadId)}/ws${qs ? "?" + qs : ""}`;

@@ -1,8 +1,10 @@
+import type { PipelineStep } from "@protocol";
 import { memo, useState } from "react";
 import { formatDuration, formatTokens } from "../lib/format";
 import type { ActivitySummary } from "../lib/timeline";
 
-const HOOKS = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"] as const;
+/** The steps every run goes through, in order (a compaction step shows only in the details). */
+const HOOKS: readonly PipelineStep[] = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"];
 
 /**
  * The orchestrator's pipeline for one run, in one compact line: each hook as it happens, streaming

@@ -1,12 +1,11 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { getToken, onUnauthorized, setToken } from "../api";
-import { loadHealth } from "../lib/health";
 import { usePathname, useRoute } from "../lib/router";
-import { startThreadsSync, threadsStore } from "../lib/threadsStore";
+import { healthQuery } from "../queries/deployment";
+import { followOtherTabs } from "../queries/threads";
 import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
 import { Sidebar } from "./Sidebar";
-import { SignIn } from "./SignIn";
 
 const PluginsPage = lazy(() => import("../pages/PluginsPage"));
 const ContextPage = lazy(() => import("../pages/ContextPage"));
@@ -37,23 +36,14 @@ function RouteView() {
 }
 
 export function App() {
-  const [needsAuth, setNeedsAuth] = useState(false);
-  const [session, setSession] = useState(0);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = usePathname();
   const menuButton = useRef<HTMLButtonElement>(null);
   const sidebar = useRef<HTMLElement>(null);
 
-  useEffect(
-    () =>
-      onUnauthorized(() => {
-        if (getToken()) setToken(null);
-        setNeedsAuth(true);
-      }),
-    [],
-  );
-
-  useEffect(() => startThreadsSync(), [session]);
+  const queryClient = useQueryClient();
+  const provider = useQuery(healthQuery).data?.model.provider;
+  useEffect(() => followOtherTabs(queryClient), [queryClient]);
 
   // Close the drawer when the page changes; Escape closes it too. Opening it moves focus into it.
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -70,21 +60,8 @@ export function App() {
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
 
-  if (needsAuth) {
-    return (
-      <SignIn
-        onSignedIn={() => {
-          setNeedsAuth(false);
-          loadHealth();
-          void threadsStore.refresh();
-          setSession((s) => s + 1);
-        }}
-      />
-    );
-  }
-
   return (
-    <div className={"app" + (drawerOpen ? " drawer-open" : "")} key={session}>
+    <div className={"app" + (drawerOpen ? " drawer-open" : "")} data-provider={provider}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>

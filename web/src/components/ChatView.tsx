@@ -1,83 +1,26 @@
+import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, api, errorText } from "../api";
+import { ApiError, errorText } from "../api";
 import { clearDraft, useDraft } from "../hooks/useDraft";
-import { usePendingMessages } from "../hooks/useOutbox";
+import { usePendingMessages } from "../hooks/usePendingMessages";
 import { useThreadChat } from "../hooks/useThreadChat";
-import { useHealth } from "../lib/health";
-import { outbox } from "../lib/outbox";
 import { Link, navigate, threadPath } from "../lib/router";
-import { threadsStore, useThread } from "../lib/threadsStore";
 import { buildTimeline } from "../lib/timeline";
-import type { Thread } from "../types";
+import { healthQuery } from "../queries/deployment";
+import { useCreateThread, usePatchThread } from "../queries/threadMutations";
+import { useThread } from "../queries/threads";
+import { useSession } from "../session/SessionGate";
 import { Composer, type ComposerHandle } from "./Composer";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { MessageList } from "./MessageList";
 import { ModelSelect } from "./ModelSelect";
 import { TaskStrip } from "./TaskStrip";
+import { ThreadTitle } from "./ThreadTitle";
 
 /** A name for a thread created by its first message. */
 function nameFrom(content: string): string {
   const line = content.trim().split("\n")[0].replace(/\s+/g, " ");
   return line.length > 48 ? line.slice(0, 47) + "…" : line || "New thread";
-}
-
-function ThreadTitle({ thread }: { thread: Thread }) {
-  const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(thread.name);
-  const [error, setError] = useState<string | null>(null);
-
-  const save = async () => {
-    setEditing(false);
-    const next = name.trim();
-    if (!next || next === thread.name) return setName(thread.name);
-    try {
-      await threadsStore.patch(thread.id, { name: next });
-      setError(null);
-    } catch (err) {
-      setName(thread.name);
-      setError(errorText(err));
-    }
-  };
-
-  if (editing) {
-    return (
-      <input
-        className="title-input"
-        aria-label="Thread name"
-        data-testid="thread-title-input"
-        value={name}
-        autoFocus
-        onChange={(e) => setName(e.target.value)}
-        onBlur={save}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") void save();
-          if (e.key === "Escape") {
-            setName(thread.name);
-            setEditing(false);
-          }
-        }}
-      />
-    );
-  }
-  return (
-    <h1 className="chat-title">
-      <button
-        type="button"
-        className="title-button"
-        data-testid="thread-title"
-        title="Rename"
-        onClick={() => {
-          setName(thread.name);
-          setEditing(true);
-        }}
-      >
-        {thread.name}
-      </button>
-      {thread.kind !== "general" && <span className="pill">{thread.kind}</span>}
-      {thread.status === "archived" && <span className="pill">archived</span>}
-      {error && <span className="error-text small" role="alert">{error}</span>}
-    </h1>
-  );
 }
 
 /** Announces the reply's progress to screen readers (the streamed text itself is not read out). */
@@ -93,28 +36,19 @@ function useRunAnnouncement(running: boolean, lastStatus: string | undefined): s
 }
 
 export function ChatView({ threadId }: { threadId: string | null }) {
-  const health = useHealth();
-  const thread = useThread(threadId);
-  const { state, connection, stop, loadOlder, retryLoad, updateTask } = useThreadChat(threadId);
+  const health = useQuery(healthQuery).data;
+  const threadQuery = useThread(threadId);
+  const thread = threadQuery.data;
+  const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
+  const { mutateAsync: createThread } = useCreateThread();
+  const patchThread = usePatchThread();
+  const { state, connection, stop, loadOlder, retryLoad } = useThreadChat(threadId);
+  const { outbox, storage } = useSession();
   const pending = usePendingMessages(threadId);
   const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
   const composer = useRef<ComposerHandle>(null);
   const creating = useRef(false);
-
-  // The thread may not be in the sidebar's pages (or archived): fetch it.
-  useEffect(() => {
-    if (!threadId) return;
-    let cancelled = false;
-    api
-      .getThread(threadId)
-      .then((t) => !cancelled && threadsStore.upsert(t))
-      .catch((err) => !cancelled && err instanceof ApiError && err.status === 404 && setMissing(true));
-    return () => {
-      cancelled = true;
-    };
-  }, [threadId]);
 
   useEffect(() => {
     composer.current?.focus();
@@ -140,9 +74,9 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       if (creating.current) return;
       creating.current = true;
       try {
-        const created = await threadsStore.create({ name: nameFrom(content) });
+        const created = await createThread({ name: nameFrom(content) });
         outbox.enqueue(created.id, content);
-        clearDraft(null);
+        clearDraft(storage, null);
         navigate(threadPath(created.id));
       } catch (err) {
         setNotice(`Could not create a thread: ${errorText(err)}`);
@@ -150,15 +84,15 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         creating.current = false;
       }
     },
-    [threadId, setDraft],
+    [threadId, setDraft, createThread, outbox, storage],
   );
 
-  const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId]);
+  const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId, outbox]);
 
   const changeModel = async (model: string) => {
     if (!threadId) return;
     try {
-      await threadsStore.patch(threadId, { model });
+      await patchThread.mutateAsync({ id: threadId, model });
     } catch (err) {
       setNotice(`Could not change the model: ${errorText(err)}`);
     }
@@ -237,7 +171,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       </div>
 
       <footer className="chat-footer">
-        {threadId && <TaskStrip threadId={threadId} tasks={Object.values(state.tasks)} onTask={updateTask} />}
+        {threadId && <TaskStrip threadId={threadId} />}
         {notice && (
           <div className="inline-alert" role="alert">
             {notice}

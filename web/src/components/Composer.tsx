@@ -1,6 +1,5 @@
+import { MAX_CONTENT_CHARS } from "@protocol";
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, type KeyboardEvent } from "react";
-
-const MAX_CHARS = 100_000;
 
 export interface ComposerHandle {
   focus: () => void;
@@ -29,7 +28,7 @@ export const Composer = forwardRef<
     el.style.height = Math.min(el.scrollHeight, 320) + "px";
   }, [value]);
 
-  const tooLong = value.length > MAX_CHARS;
+  const tooLong = value.length > MAX_CONTENT_CHARS;
   const canSend = !disabled && value.trim().length > 0 && !tooLong;
 
   const send = () => {
@@ -72,7 +71,7 @@ export const Composer = forwardRef<
         <span id="composer-hint" className="muted small composer-hint">
           {tooLong ? (
             <span className="error-text">
-              {value.length.toLocaleString()} / {MAX_CHARS.toLocaleString()} characters
+              {value.length.toLocaleString()} / {MAX_CONTENT_CHARS.toLocaleString()} characters
             </span>
           ) : (
             <>

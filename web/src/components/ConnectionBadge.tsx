@@ -1,4 +1,4 @@
-import type { ConnectionState } from "../types";
+import type { ConnectionState } from "../hooks/useThreadChat";
 
 const LABEL: Record<ConnectionState, string> = {
   connecting: "Connecting…",

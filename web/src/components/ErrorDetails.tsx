@@ -11,7 +11,7 @@ export function ErrorDetails({ error }: { error: unknown }) {
         <ul className="issues">
           {issues.map((issue, i) => (
             <li key={i}>
-              {issue.path && issue.path.length > 0 && <code>{issue.path.join(".")}</code>} {issue.message}
+              {issue.path && <code>{issue.path}</code>} {issue.message}
             </li>
           ))}
         </ul>

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from "react";
 import { formatDuration, formatTime, formatTokens } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
-import type { Message, Role, Usage } from "../types";
+import type { Message, Role, Usage } from "@protocol";
 import { Markdown } from "./Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
@@ -72,17 +72,17 @@ export function MessageChips({
   );
 }
 
-export function assistantFlags(m: Message): string[] {
+function assistantFlags(m: Message): string[] {
   const flags: string[] = [];
-  if (m.metadata?.aborted) flags.push("stopped");
-  if (typeof m.metadata?.error === "string") flags.push(`incomplete: ${m.metadata.error}`);
+  if (m.metadata.aborted) flags.push("stopped");
+  if (m.metadata.error) flags.push(`incomplete: ${m.metadata.error}`);
   return flags;
 }
 
 function CrossThreadNotice({ message }: { message: Message }) {
-  const meta = message.metadata ?? {};
-  const status = typeof meta.status === "string" ? meta.status : "update";
-  const source = typeof meta.sourceThreadId === "string" ? meta.sourceThreadId : null;
+  const meta = message.metadata;
+  const status = meta.status ?? "update";
+  const source = meta.sourceThreadId ?? null;
   return (
     <div className={`notice-card is-${status}`} data-testid="cross-thread-notification">
       <div className="notice-head">
@@ -106,7 +106,7 @@ function CrossThreadNotice({ message }: { message: Message }) {
 
 /** One stored message. Memoized: a finished message renders (and parses its markdown) once. */
 export const MessageItem = memo(function MessageItem({ message: m, toolName }: { message: Message; toolName?: string }) {
-  const meta = m.metadata ?? {};
+  const meta = m.metadata;
   switch (m.kind) {
     case "thinking":
       return (
@@ -119,7 +119,7 @@ export const MessageItem = memo(function MessageItem({ message: m, toolName }: {
       if (input === undefined) input = m.content;
       return (
         <MessageFrame role={m.role} kind={m.kind} id={m.id} className="msg-block">
-          <ToolCallCard toolName={typeof meta.toolName === "string" ? meta.toolName : "tool"} toolUseId={meta.toolUseId} input={input} />
+          <ToolCallCard toolName={meta.toolName ?? "tool"} toolUseId={meta.toolUseId} input={input} />
         </MessageFrame>
       );
     }
@@ -169,7 +169,7 @@ export const MessageItem = memo(function MessageItem({ message: m, toolName }: {
 });
 
 export function AssistantText({ message: m }: { message: Message }) {
-  const meta = m.metadata ?? {};
+  const meta = m.metadata;
   return (
     <MessageFrame role="assistant" kind={m.kind} id={m.id} label="Assistant said">
       <div className="bubble bubble-assistant">
@@ -178,7 +178,7 @@ export function AssistantText({ message: m }: { message: Message }) {
       <MessageChips
         model={m.model}
         usage={meta.usage}
-        durationMs={typeof meta.durationMs === "number" ? meta.durationMs : undefined}
+        durationMs={meta.durationMs}
         createdAt={m.createdAt}
         flags={assistantFlags(m)}
       />

@@ -65,7 +65,7 @@ export function MessageList({
     const names = new Map<string, string>();
     for (const item of items) {
       if (item.type !== "message" || item.message.kind !== "tool_call") continue;
-      const { toolUseId, toolName } = item.message.metadata ?? {};
+      const { toolUseId, toolName } = item.message.metadata;
       if (typeof toolUseId === "string" && typeof toolName === "string") names.set(toolUseId, toolName);
     }
     return names;
@@ -97,7 +97,7 @@ export function MessageList({
                 <MessageItem
                   key={item.key}
                   message={item.message}
-                  toolName={item.message.kind === "tool_result" ? toolNames.get(String(item.message.metadata?.toolUseId)) : undefined}
+                  toolName={item.message.kind === "tool_result" ? toolNames.get(item.message.metadata.toolUseId ?? "") : undefined}
                 />
               );
             case "activity":
@@ -107,7 +107,6 @@ export function MessageList({
                 <PipelineError
                   key={item.key}
                   code={item.code}
-                  message={item.message}
                   onRetry={item.retryContent ? () => onRetry(item.retryContent!) : undefined}
                 />
               );

@@ -1,8 +1,11 @@
+import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { modelsQuery } from "../queries/deployment";
 
-/** Models offered in the selector: the deployment's default and the thread's current one come first. */
-const KNOWN_MODELS = ["claude-sonnet-4-5", "claude-opus-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-0"];
-
+/**
+ * The thread's model, among the deployment's models (GET /api/models). A server that does not list
+ * its models still offers the thread's current model and the default.
+ */
 export function ModelSelect({
   value,
   defaultModel,
@@ -15,7 +18,10 @@ export function ModelSelect({
   disabled?: boolean;
 }) {
   const id = useId();
-  const options = Array.from(new Set([value, defaultModel, ...KNOWN_MODELS].filter((m): m is string => !!m)));
+  const models = useQuery(modelsQuery).data;
+  const defaultId = models?.default ?? defaultModel;
+  const names = new Map((models?.models ?? []).map((m) => [m.id, m.displayName]));
+  const options = Array.from(new Set([value, defaultId, ...names.keys()].filter((m): m is string => !!m)));
   return (
     <span className="model-select">
       <label htmlFor={id} className="visually-hidden">
@@ -23,9 +29,9 @@ export function ModelSelect({
       </label>
       <select id={id} data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
         {options.map((m) => (
-          <option key={m} value={m}>
+          <option key={m} value={m} title={names.get(m)}>
             {m}
-            {m === defaultModel ? " (default)" : ""}
+            {m === defaultId ? " (default)" : ""}
           </option>
         ))}
       </select>

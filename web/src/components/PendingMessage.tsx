@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from "react";
-import { outbox, type OutboxItem } from "../lib/outbox";
+import type { OutboxItem } from "../lib/outbox";
+import { useSession } from "../session/SessionGate";
 import { MessageFrame } from "./MessageItem";
 
 function useNow(active: boolean): number {
@@ -14,6 +15,7 @@ function useNow(active: boolean): number {
 
 /** A sent message the server has not acknowledged yet: shown at once, retried until it lands. */
 export const PendingMessage = memo(function PendingMessage({ item }: { item: OutboxItem }) {
+  const { outbox } = useSession();
   const now = useNow(item.state === "waiting");
   const seconds = item.nextAttemptAt ? Math.max(0, Math.ceil((item.nextAttemptAt - now) / 1000)) : 0;
   return (

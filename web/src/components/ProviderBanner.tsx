@@ -1,8 +1,9 @@
-import { useHealth } from "../lib/health";
+import { useQuery } from "@tanstack/react-query";
+import { healthQuery } from "../queries/deployment";
 
 /** Says so when the Worker runs its offline stand-in model instead of Claude. */
 export function ProviderBanner() {
-  const health = useHealth();
+  const health = useQuery(healthQuery).data;
   if (health?.model.provider !== "offline") return null;
   return (
     <div className="provider-banner" data-testid="provider-banner" role="note">

@@ -2,7 +2,7 @@ import { memo } from "react";
 import { useThrottled } from "../hooks/useThrottled";
 import type { LiveRun, RunBlock } from "../lib/chatState";
 import { summarizeLive } from "../lib/timeline";
-import type { Message } from "../types";
+import type { Message } from "@protocol";
 import { ActivityLine } from "./ActivityLine";
 import { Markdown } from "./Markdown";
 import { AssistantText, MessageChips, MessageFrame } from "./MessageItem";

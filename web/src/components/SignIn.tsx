@@ -1,18 +1,28 @@
 import { useState, type FormEvent } from "react";
-import { setToken } from "../api";
+import { ApiError, errorText } from "../api";
 
-/** Shown when the API answers 401 (AUTH_MODE=token): asks for a token and keeps it in localStorage. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+/** Shown while the API answers 401 (AUTH_MODE=token): asks for a token, which `onSubmit` tries. */
+export function SignIn({ onSubmit }: { onSubmit: (token: string) => Promise<void> }) {
   const [token, setValue] = useState("");
-  const submit = (e: FormEvent) => {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!token.trim()) return;
-    setToken(token.trim());
-    onSignedIn();
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(token.trim());
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 401 ? "That token was not accepted." : errorText(err));
+      setBusy(false);
+    }
   };
+
   return (
     <div className="sign-in">
-      <form className="sign-in-card" onSubmit={submit} data-testid="sign-in">
+      <form className="sign-in-card" onSubmit={(e) => void submit(e)} data-testid="sign-in">
         <h1>Sign in</h1>
         <p className="muted">This deployment needs an access token.</p>
         <label htmlFor="token-input">Token</label>
@@ -24,9 +34,16 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           autoFocus
           value={token}
           onChange={(e) => setValue(e.target.value)}
+          aria-invalid={!!error || undefined}
+          aria-describedby={error ? "sign-in-error" : undefined}
         />
-        <button type="submit" className="button primary" data-testid="sign-in-submit" disabled={!token.trim()}>
-          Continue
+        {error && (
+          <p id="sign-in-error" className="error-text small" role="alert" data-testid="sign-in-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button primary" data-testid="sign-in-submit" disabled={busy || !token.trim()}>
+          {busy ? "Signing in…" : "Continue"}
         </button>
       </form>
     </div>

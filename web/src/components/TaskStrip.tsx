@@ -1,9 +1,8 @@
-import { useState } from "react";
-import { api, errorText } from "../api";
+import type { Task } from "@protocol";
+import { useQuery } from "@tanstack/react-query";
+import { errorText } from "../api";
 import { Link, threadPath } from "../lib/router";
-import type { Task } from "../types";
-
-export const ACTIVE_TASK: ReadonlySet<string> = new Set(["pending", "running", "evaluating"]);
+import { ACTIVE_TASK, tasksQuery, useCancelTask } from "../queries/tasks";
 
 export function TaskStatus({ task }: { task: Task }) {
   return (
@@ -21,9 +20,8 @@ export function Iterations({ task }: { task: Task }) {
   );
 }
 
-export function CancelTask({ task, onCancelled }: { task: Task; onCancelled?: (task: Task) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+export function CancelTask({ task }: { task: Task }) {
+  const cancel = useCancelTask();
   if (!ACTIVE_TASK.has(task.status)) return null;
   return (
     <>
@@ -31,36 +29,19 @@ export function CancelTask({ task, onCancelled }: { task: Task; onCancelled?: (t
         type="button"
         className="button small danger ghost"
         data-testid="task-cancel"
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            onCancelled?.(await api.cancelTask(task.id));
-          } catch (err) {
-            setError(errorText(err));
-          } finally {
-            setBusy(false);
-          }
-        }}
+        disabled={cancel.isPending}
+        onClick={() => cancel.mutate(task.id)}
       >
-        {busy ? "Cancelling…" : "Cancel"}
+        {cancel.isPending ? "Cancelling…" : "Cancel"}
       </button>
-      {error && <span className="error-text small" role="alert">{error}</span>}
+      {cancel.error && <span className="error-text small" role="alert">{errorText(cancel.error)}</span>}
     </>
   );
 }
 
-/** Tasks this thread delegated (or, in a task thread, its own task), live from task:* events. */
-export function TaskStrip({
-  threadId,
-  tasks,
-  onTask,
-}: {
-  threadId: string;
-  tasks: Task[];
-  onTask: (task: Task) => void;
-}) {
+/** Tasks this thread delegated (or, in a task thread, its own task), kept live by task:* events. */
+export function TaskStrip({ threadId }: { threadId: string }) {
+  const tasks = useQuery(tasksQuery({ threadId })).data ?? [];
   const own = tasks.find((t) => t.threadId === threadId);
   const delegated = tasks
     .filter((t) => t.parentThreadId === threadId && t.threadId !== threadId)
@@ -79,7 +60,7 @@ export function TaskStrip({
               ← parent thread
             </Link>
           )}
-          <CancelTask task={own} onCancelled={onTask} />
+          <CancelTask task={own} />
         </div>
       )}
       {delegated.map((t) => (
@@ -90,7 +71,7 @@ export function TaskStrip({
           <Link href={threadPath(t.threadId)} className="task-prompt small" title={t.prompt}>
             {t.prompt || t.id}
           </Link>
-          <CancelTask task={t} onCancelled={onTask} />
+          <CancelTask task={t} />
         </div>
       ))}
     </section>

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import { prettyJson, splitToolName, toolResultText } from "../lib/format";
+import { prettyJson, splitToolName } from "../lib/format";
 
 const PREVIEW_CHARS = 600;
 
@@ -50,7 +50,7 @@ export const ToolResultCard = memo(function ToolResultCard({
   toolUseId,
   toolName,
 }: {
-  content: unknown;
+  content: string;
   isError: boolean;
   toolUseId?: string;
   toolName?: string;
@@ -69,7 +69,7 @@ export const ToolResultCard = memo(function ToolResultCard({
           {toolName ? <> · <strong>{splitToolName(toolName).tool}</strong></> : null}
         </span>
       </div>
-      <Collapsible text={toolResultText(content)} label="Tool result" />
+      <Collapsible text={content} label="Tool result" />
     </div>
   );
 });

@@ -1,9 +1,10 @@
 // One open thread: loads its messages, owns its WebSocket (partysocket's ReconnectingWebSocket,
 // reconnecting with backoff and `?since=<last seq seen>`), and folds every event into ChatState.
 //
-// Ordering rules (PROTOCOL.md): load messages first (answer carries lastSeq L), then connect with
-// since=L. Events whose seq <= last seen are dropped; chat:messages already held (by id) are dropped
-// by the reducer. A `replay_unavailable` error frame means events were lost: reload the messages.
+// Ordering: load messages first (the answer carries lastSeq L), then connect with since=L, so that
+// nothing in between is missed. Events whose seq <= last seen are dropped; chat:messages already
+// held (by id) are dropped by the reducer. A `replay_unavailable` error frame means events were
+// lost: reload the messages.
 //
 // Mid-run reload: a page loaded during a run holds the messages at L, but that run's earlier stream
 // events have seq <= L. When `ready` names a running run whose start this page has not seen, the hook
@@ -12,12 +13,18 @@
 // starts from what it does have.
 
 import ReconnectingWebSocket from "partysocket/ws";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { api, errorText, threadSocketUrl } from "../api";
+import { errorText, request, threadSocketUrl } from "../api";
 import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
-import { outbox } from "../lib/outbox";
-import { threadsStore } from "../lib/threadsStore";
-import type { ClientFrame, ConnectionState, Message, ServerFrame, Task } from "../types";
+import { cacheThreadEvent } from "../queries/threadEvents";
+import { useSession } from "../session/SessionGate";
+import type { ClientFrame, EventFrame, Message, ServerFrame } from "@protocol";
+
+const listMessages = (threadId: string, before?: string, signal?: AbortSignal) =>
+  request("GET /api/threads/:id/messages", { params: { id: threadId }, query: { limit: PAGE, before }, signal });
+
+export type ConnectionState = "connecting" | "open" | "closed";
 
 const PAGE = 100;
 const PING_EVERY_MS = 25_000;
@@ -31,15 +38,17 @@ interface Backfill {
   cursor: number;
 }
 
+/** One open thread's chat. ChatView is keyed by thread, so each thread starts from a fresh state. */
 export function useThreadChat(threadId: string | null) {
   const [state, dispatch] = useReducer(chatReducer, threadId, initialChatState);
   const [connection, setConnection] = useState<ConnectionState>("connecting");
   const socketRef = useRef<ReconnectingWebSocket | null>(null);
   const lastSeenRef = useRef(0);
   const [loadKey, setLoadKey] = useState(0);
+  const queryClient = useQueryClient();
+  const { outbox } = useSession();
 
   useEffect(() => {
-    dispatch({ type: "reset", threadId });
     setConnection("connecting");
     if (!threadId) return;
 
@@ -57,7 +66,7 @@ export function useThreadChat(threadId: string | null) {
 
     const reloadMessages = async () => {
       try {
-        const page = await api.listMessages(threadId, { limit: PAGE }, abort.signal);
+        const page = await listMessages(threadId, undefined, abort.signal);
         if (!disposed) dispatch({ type: "reloaded", messages: page.messages });
       } catch {
         /* the next reconnect or event will do */
@@ -74,27 +83,14 @@ export function useThreadChat(threadId: string | null) {
       socket?.reconnect();
     };
 
-    const sideEffects = (frame: ServerFrame) => {
-      switch (frame.event) {
-        case "chat:message":
-          outbox.reconcile(frame.data.message);
-          threadsStore.touch(threadId, frame.data.message.createdAt);
-          break;
-        case "thread:updated":
-          if (frame.data.thread) threadsStore.upsert(frame.data.thread);
-          break;
-        case "thread:notification":
-        case "task:created":
-        case "task:failed":
-        case "task:evaluated":
-          void threadsStore.refresh();
-          break;
-      }
+    const sideEffects = (frame: EventFrame) => {
+      if (frame.event === "chat:message") outbox.reconcile(frame.data.message);
+      cacheThreadEvent(queryClient, frame);
     };
 
     const handleFrame = (frame: ServerFrame) => {
       lastFrameAt = Date.now();
-      if (typeof frame.seq === "number") {
+      if ("seq" in frame) {
         const seq = frame.seq;
         if (backfill && seq <= backfill.upTo) {
           if (seq > backfill.cursor) {
@@ -144,7 +140,7 @@ export function useThreadChat(threadId: string | null) {
     (async () => {
       dispatch({ type: "loading" });
       try {
-        const page = await api.listMessages(threadId, { limit: PAGE }, abort.signal);
+        const page = await listMessages(threadId, undefined, abort.signal);
         if (disposed) return;
         lastSeenRef.current = page.lastSeq;
         dispatch({ type: "loaded", messages: page.messages, hasOlder: page.messages.length >= PAGE });
@@ -199,11 +195,6 @@ export function useThreadChat(threadId: string | null) {
       if (message.threadId === threadId) dispatch({ type: "message", message });
     });
 
-    api
-      .listTasks({ threadId })
-      .then((tasks) => !disposed && dispatch({ type: "tasks", tasks }))
-      .catch(() => {});
-
     return () => {
       disposed = true;
       abort.abort();
@@ -212,12 +203,12 @@ export function useThreadChat(threadId: string | null) {
       socket?.close(1000, "leaving thread");
       socketRef.current = null;
     };
-  }, [threadId, loadKey]);
+  }, [threadId, loadKey, queryClient, outbox]);
 
   const stop = useCallback(async () => {
     if (!threadId) return;
     try {
-      await api.stop(threadId);
+      await request("POST /api/threads/:id/stop", { params: { id: threadId } });
     } catch {
       socketRef.current?.send(JSON.stringify({ type: "stop" } satisfies ClientFrame));
     }
@@ -229,7 +220,7 @@ export function useThreadChat(threadId: string | null) {
     if (!oldest) return;
     dispatch({ type: "olderLoading" });
     try {
-      const page = await api.listMessages(threadId, { limit: PAGE, before: oldest.id });
+      const page = await listMessages(threadId, oldest.id);
       dispatch({ type: "olderLoaded", messages: page.messages, hasOlder: page.messages.length >= PAGE });
     } catch {
       dispatch({ type: "olderLoaded", messages: [], hasOlder: true });
@@ -237,7 +228,6 @@ export function useThreadChat(threadId: string | null) {
   }, [threadId, state.loadingOlder, state.hasOlder, state.messages]);
 
   const retryLoad = useCallback(() => setLoadKey((k) => k + 1), []);
-  const updateTask = useCallback((task: Task) => dispatch({ type: "tasks", tasks: [task] }), []);
 
-  return { state, connection, stop, loadOlder, retryLoad, updateTask };
+  return { state, connection, stop, loadOlder, retryLoad };
 }

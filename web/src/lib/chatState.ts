@@ -2,7 +2,10 @@
 // to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
 // still drops chat:messages whose id it already holds.
 
-import type { Message, PipelineErrorData, ServerFrame, StreamData, Task, Usage } from "../types";
+import type { EventMap, Message, ServerFrame, Usage } from "@protocol";
+
+type PipelineError = EventMap["pipeline:error"];
+type StreamData = EventMap["pipeline:stream"];
 
 export interface RunStep {
   step: string;
@@ -13,7 +16,7 @@ export interface RunStep {
 export type RunBlock =
   | { kind: "thinking"; key: string; text: string }
   | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
-  | { kind: "tool_result"; key: string; toolUseId: string; content: unknown; isError: boolean };
+  | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
 
 /** A run seen (at least partly) over the socket during this page's life. */
 export interface LiveRun {
@@ -30,12 +33,11 @@ export interface LiveRun {
   usage?: Usage;
   durationMs?: number;
   commandsHandled?: string[];
-  error?: Omit<PipelineErrorData, "threadId" | "runId">;
+  error?: Omit<PipelineError, "threadId" | "runId">;
   startedAt: number;
 }
 
 export interface ChatState {
-  threadId: string | null;
   load: "idle" | "loading" | "ready" | "error";
   loadError?: string;
   messages: Message[];
@@ -46,12 +48,9 @@ export interface ChatState {
   running: string | null;
   hasOlder: boolean;
   loadingOlder: boolean;
-  /** Tasks delegated from this thread, or this thread's own task. */
-  tasks: Readonly<Record<string, Task>>;
 }
 
 export type ChatAction =
-  | { type: "reset"; threadId: string | null }
   | { type: "loading" }
   | { type: "loaded"; messages: Message[]; hasOlder: boolean }
   | { type: "loadFailed"; error: string }
@@ -60,11 +59,9 @@ export type ChatAction =
   | { type: "olderLoaded"; messages: Message[]; hasOlder: boolean }
   | { type: "message"; message: Message }
   | { type: "frame"; frame: ServerFrame }
-  | { type: "resetRun"; runId: string }
-  | { type: "tasks"; tasks: Task[] };
+  | { type: "resetRun"; runId: string };
 
-export const initialChatState = (threadId: string | null = null): ChatState => ({
-  threadId,
+export const initialChatState = (threadId: string | null): ChatState => ({
   load: threadId ? "loading" : "idle",
   messages: [],
   ids: new Set(),
@@ -73,7 +70,6 @@ export const initialChatState = (threadId: string | null = null): ChatState => (
   running: null,
   hasOlder: false,
   loadingOlder: false,
-  tasks: {},
 });
 
 function newRun(runId: string, messageId: string | null, at: number): LiveRun {
@@ -103,15 +99,15 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
 function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
   switch (data.type) {
     case "text":
-      return { ...run, text: run.text + (data.delta ?? "") };
+      return { ...run, text: run.text + data.delta };
     case "thinking": {
       const last = run.blocks[run.blocks.length - 1];
       if (last?.kind === "thinking") {
         const blocks = run.blocks.slice(0, -1);
-        blocks.push({ ...last, text: last.text + (data.delta ?? "") });
+        blocks.push({ ...last, text: last.text + data.delta });
         return { ...run, blocks };
       }
-      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta ?? "" }] };
+      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta }] };
     }
     case "tool_call":
       return {
@@ -126,12 +122,24 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
         ...run,
         blocks: [
           ...run.blocks,
-          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: !!data.isError },
+          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError },
         ],
       };
     default:
       return run;
   }
+}
+
+/**
+ * After a branch change the thread's current branch replaces what is shown; runs that answered
+ * messages no longer on it go too (one in progress stays).
+ */
+function showBranch(state: ChatState, messages: Message[]): ChatState {
+  const ids = new Set(messages.map((m) => m.id));
+  const keep = (run: LiveRun) => run.runId === state.running || (run.messageId !== null && ids.has(run.messageId));
+  const runOrder = state.runOrder.filter((id) => keep(state.runs[id]));
+  const runs = Object.fromEntries(runOrder.map((id) => [id, state.runs[id]]));
+  return { ...state, messages, ids, runs, runOrder };
 }
 
 function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
@@ -145,10 +153,10 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "chat:message":
       return addMessages(state, [frame.data.message], "append");
-    case "thread:notification": {
-      const message = frame.data.message;
-      return message && typeof message === "object" && "id" in message ? addMessages(state, [message], "append") : state;
-    }
+    case "thread:notification":
+      return addMessages(state, [frame.data.message], "append");
+    case "thread:updated":
+      return frame.data.messages ? showBranch(state, frame.data.messages) : state;
     case "pipeline:start": {
       const { runId, messageId } = frame.data;
       const next = withRun(state, runId, at, (r) => ({ ...r, messageId, status: "running", startedAt: at }));
@@ -165,7 +173,7 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       return { ...next, running: next.running ?? (next.runs[runId].status === "running" ? runId : null) };
     }
     case "pipeline:stream": {
-      const key = `${frame.data.runId}:${frame.seq ?? at}:${state.runs[frame.data.runId]?.blocks.length ?? 0}`;
+      const key = `${frame.data.runId}:${frame.seq}:${state.runs[frame.data.runId]?.blocks.length ?? 0}`;
       const next = withRun(state, frame.data.runId, at, (r) => applyStream(r, frame.data, key));
       return { ...next, running: next.running ?? frame.data.runId };
     }
@@ -184,20 +192,6 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       }));
       return { ...next, running: state.running === runId ? null : state.running };
     }
-    case "task:created":
-    case "task:stream":
-    case "task:progress":
-    case "task:evaluated":
-    case "task:validated":
-    case "task:failed":
-    case "task:checkin": {
-      const task = frame.data.task;
-      if (!task?.id) return state;
-      // task:stream carries the task as it was when its run began: never let it undo a later state.
-      const known = state.tasks[task.id];
-      if (known && known.updatedAt > task.updatedAt) return state;
-      return { ...state, tasks: { ...state.tasks, [task.id]: task } };
-    }
     default:
       return state;
   }
@@ -205,8 +199,6 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
-    case "reset":
-      return initialChatState(action.threadId);
     case "loading":
       return { ...state, load: "loading", loadError: undefined };
     case "loaded": {
@@ -245,11 +237,6 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const runs = { ...state.runs };
       delete runs[action.runId];
       return { ...state, runs, runOrder: state.runOrder.filter((id) => id !== action.runId) };
-    }
-    case "tasks": {
-      const tasks = { ...state.tasks };
-      for (const t of action.tasks) tasks[t.id] = t;
-      return { ...state, tasks };
     }
     default:
       return state;

@@ -66,14 +66,3 @@ export function splitToolName(name: string): { plugin: string | null; tool: stri
   const i = name.indexOf("__");
   return i > 0 ? { plugin: name.slice(0, i), tool: name.slice(i + 2) } : { plugin: null, tool: name };
 }
-
-/** Tool result content may be a string or content blocks: show it as text. */
-export function toolResultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((b) => (b && typeof b === "object" && "text" in b ? String((b as { text: unknown }).text) : prettyJson(b)))
-      .join("\n");
-  }
-  return prettyJson(content);
-}

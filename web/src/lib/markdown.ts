@@ -1,7 +1,6 @@
-// Markdown to sanitized HTML: marked for parsing, highlight.js (a curated set of languages) for code,
-// DOMPurify for safety. Links open in a new tab.
+// Markdown to safe HTML: marked for parsing, highlight.js (a curated set of languages) for code,
+// then safeHtml.ts's policy for everything the model wrote.
 
-import DOMPurify from "dompurify";
 import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
 import css from "highlight.js/lib/languages/css";
@@ -18,6 +17,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { Marked, type Tokens } from "marked";
+import { sanitizeModelHtml } from "./safeHtml";
 
 const languages = { bash, css, diff, go, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(languages)) hljs.registerLanguage(name, lang);
@@ -34,7 +34,7 @@ const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Highlighted HTML for a code string; plain escaped text for unknown languages. */
-export function highlight(code: string, lang?: string): string {
+function highlight(code: string, lang?: string): string {
   const name = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase();
   if (name && hljs.getLanguage(name)) {
     try {
@@ -55,7 +55,7 @@ const marked = new Marked({
       const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : "";
       return (
         `<div class="code-block">` +
-        `<div class="code-head">${label}<button type="button" class="code-copy" data-copy aria-label="Copy code">Copy</button></div>` +
+        `<div class="code-head">${label}</div>` +
         `<pre><code class="hljs${language ? " language-" + escapeHtml(language) : ""}">${highlight(text, language)}</code></pre>` +
         `</div>`
       );
@@ -63,14 +63,6 @@ const marked = new Marked({
   },
 });
 
-DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-  if (node.tagName === "A" && node.getAttribute("href")) {
-    node.setAttribute("target", "_blank");
-    node.setAttribute("rel", "noopener noreferrer");
-  }
-});
-
 export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  return DOMPurify.sanitize(html, { ADD_ATTR: ["target", "data-copy"] });
+  return sanitizeModelHtml(marked.parse(source, { async: false }));
 }

@@ -10,7 +10,7 @@ export type Route =
   | { name: "usage" }
   | { name: "notFound" };
 
-export function parseRoute(pathname: string): Route {
+function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { name: "chat", threadId: null };
   const thread = /^\/t\/([^/]+)$/.exec(path);

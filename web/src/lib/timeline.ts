@@ -9,7 +9,7 @@
 //   activity, thinking and tool messages are not shown twice.
 // - Pending (unacknowledged) sends come last.
 
-import type { Message, Usage } from "../types";
+import type { Message, MessageKind, Usage } from "@protocol";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 
@@ -29,33 +29,32 @@ export interface ActivitySummary {
 export type TimelineItem =
   | { type: "message"; key: string; message: Message }
   | { type: "activity"; key: string; activity: ActivitySummary }
-  | { type: "error"; key: string; runId: string; code: string; message: string; retryContent: string | null }
+  | { type: "error"; key: string; runId: string; code: string; retryContent: string | null }
   | { type: "run"; key: string; run: LiveRun; final: Message | null; retryContent: string | null }
   | { type: "pending"; key: string; item: OutboxItem };
 
-const ACTIVITY_KINDS = new Set(["pipeline_step", "status"]);
-const RUN_DETAIL_KINDS = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
+const ACTIVITY_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status"]);
+const RUN_DETAIL_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
 
-const runIdOf = (m: Message): string | undefined =>
-  typeof m.metadata?.runId === "string" ? m.metadata.runId : undefined;
+const runIdOf = (m: Message): string | undefined => m.metadata.runId;
 
 function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
   const summary: ActivitySummary = { runId, status: "running", steps: [], toolCount: 0 };
   for (const m of messages) {
-    const meta = m.metadata ?? {};
+    const meta = m.metadata;
     if (m.kind === "pipeline_step") {
-      const step = typeof meta.step === "string" ? meta.step : m.content;
-      const detail = typeof meta.detail === "string" ? meta.detail : undefined;
+      const step = meta.step ?? m.content;
+      const detail = meta.detail ?? undefined;
       summary.steps.push({ step, detail });
       if (step === "invoking" && detail) summary.model = detail;
     } else if (m.kind === "status") {
       if (m.content === "pipeline_complete") summary.status = "complete";
       if (m.content === "pipeline_error") {
         summary.status = "error";
-        summary.errorCode = typeof meta.code === "string" ? meta.code : undefined;
+        summary.errorCode = meta.code;
       }
-      if (typeof meta.durationMs === "number") summary.durationMs = meta.durationMs;
-      if (meta.usage) summary.usage = meta.usage as Usage;
+      if (meta.durationMs !== undefined) summary.durationMs = meta.durationMs;
+      if (meta.usage) summary.usage = meta.usage;
     } else if (m.kind === "tool_call") {
       summary.toolCount++;
     }
@@ -154,9 +153,8 @@ export function buildTimeline(
         items.push({ type: "activity", key: `activity:${runId}`, activity: summarizeStored(runId, stored.get(runId) ?? []) });
       }
       if (m.kind === "status" && m.content === "pipeline_error") {
-        const code = typeof m.metadata?.code === "string" ? m.metadata.code : "internal";
-        const message = typeof m.metadata?.message === "string" ? m.metadata.message : "";
-        items.push({ type: "error", key: `error:${m.id}`, runId, code, message, retryContent: lastUserContent });
+        const code = m.metadata.code ?? "internal";
+        items.push({ type: "error", key: `error:${m.id}`, runId, code, retryContent: lastUserContent });
       }
       continue;
     }

@@ -1,43 +1,35 @@
+import type { PluginInfo } from "@protocol";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "../api";
+import { errorText } from "../api";
 import { ErrorDetails } from "../components/ErrorDetails";
-import { useAsync } from "../hooks/useAsync";
-import type { Plugin } from "../types";
+import { pluginsQuery, usePatchPlugin } from "../queries/plugins";
+import { useSession } from "../session/SessionGate";
 
 const HOOK_ORDER_HINT = "Hooks run in this order, sequentially; each plugin's errors are isolated.";
 
-function toolLabel(tool: Plugin["tools"][number]): { name: string; description?: string } {
-  return typeof tool === "string" ? { name: tool } : { name: tool.name, description: tool.description };
+/** The text as a settings object, or why it is not one. */
+function parseSettings(text: string): { settings: Record<string, unknown> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { problem: `Not valid JSON: ${(e as Error).message}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "Settings are a JSON object, such as {}." };
+  return { settings: value as Record<string, unknown> };
 }
 
-function SettingsEditor({ plugin, onSaved }: { plugin: Plugin; onSaved: (p: Plugin) => void }) {
-  const [text, setText] = useState(() => JSON.stringify(plugin.settings ?? {}, null, 2));
-  const [error, setError] = useState<unknown>(null);
-  const [parseError, setParseError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
+function SettingsEditor({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean }) {
+  const [text, setText] = useState(() => JSON.stringify(plugin.settings, null, 2));
+  const [problem, setProblem] = useState<string | null>(null);
+  const patch = usePatchPlugin();
 
-  const save = async () => {
-    let settings: unknown;
-    try {
-      settings = JSON.parse(text);
-    } catch (e) {
-      setParseError(`Not valid JSON: ${(e as Error).message}`);
-      return;
-    }
-    setParseError(null);
-    setError(null);
-    setSaving(true);
-    setSaved(false);
-    try {
-      const p = await api.patchPlugin(plugin.name, { settings });
-      onSaved(p);
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
+  const save = () => {
+    const parsed = parseSettings(text);
+    if ("problem" in parsed) return setProblem(parsed.problem);
+    setProblem(null);
+    patch.mutate({ name: plugin.name, settings: parsed.settings });
   };
 
   const id = `settings-${plugin.name}`;
@@ -46,9 +38,6 @@ function SettingsEditor({ plugin, onSaved }: { plugin: Plugin; onSaved: (p: Plug
       <label htmlFor={id} className="small">
         Settings (JSON, validated by the server)
       </label>
-      {plugin.settings === undefined && (
-        <span className="muted small">The plugin list does not include current settings: what you save replaces them.</span>
-      )}
       <textarea
         id={id}
         className="code-input"
@@ -56,44 +45,34 @@ function SettingsEditor({ plugin, onSaved }: { plugin: Plugin; onSaved: (p: Plug
         spellCheck={false}
         rows={Math.min(16, Math.max(4, text.split("\n").length + 1))}
         value={text}
+        disabled={readOnly}
         onChange={(e) => {
           setText(e.target.value);
-          setSaved(false);
+          patch.reset();
         }}
-        aria-invalid={!!parseError || !!error || undefined}
+        aria-invalid={!!problem || patch.isError || undefined}
       />
-      {parseError && (
+      {problem && (
         <div className="inline-alert" role="alert">
-          {parseError}
+          {problem}
         </div>
       )}
-      <ErrorDetails error={error} />
-      <div className="row-actions">
-        <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={() => void save()} disabled={saving}>
-          {saving ? "Saving…" : "Save settings"}
-        </button>
-        {saved && <span className="ok-text small" role="status">Saved</span>}
-      </div>
+      <ErrorDetails error={patch.error} />
+      {!readOnly && (
+        <div className="row-actions">
+          <button type="button" className="button primary small" data-testid="plugin-settings-save" onClick={save} disabled={patch.isPending}>
+            {patch.isPending ? "Saving…" : "Save settings"}
+          </button>
+          {patch.isSuccess && <span className="ok-text small" role="status">Saved</span>}
+        </div>
+      )}
     </div>
   );
 }
 
-function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+function PluginRow({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean }) {
   const [open, setOpen] = useState(false);
-
-  const toggle = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onChange(await api.patchPlugin(plugin.name, { enabled: !plugin.enabled }));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const patch = usePatchPlugin();
 
   const switchId = `plugin-enabled-${plugin.name}`;
   return (
@@ -102,6 +81,7 @@ function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin)
         <span className="plugin-order" title="Registration order">{plugin.order}</span>
         <div className="plugin-title">
           <strong>{plugin.name}</strong> <span className="muted small">v{plugin.version}</span>
+          {plugin.description && <div className="muted small">{plugin.description}</div>}
         </div>
         <label className="switch" htmlFor={switchId}>
           <input
@@ -110,8 +90,8 @@ function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin)
             role="switch"
             data-testid="plugin-toggle"
             checked={plugin.enabled}
-            disabled={busy}
-            onChange={() => void toggle()}
+            disabled={readOnly || patch.isPending}
+            onChange={() => patch.mutate({ name: plugin.name, enabled: !plugin.enabled })}
           />
           <span className="switch-track" aria-hidden="true" />
           <span className="switch-label">{plugin.enabled ? "Enabled" : "Disabled"}</span>
@@ -120,29 +100,26 @@ function PluginRow({ plugin, onChange }: { plugin: Plugin; onChange: (p: Plugin)
       {plugin.tools.length > 0 && (
         <div className="plugin-tools">
           <span className="muted small">Tools:</span>
-          {plugin.tools.map((t) => {
-            const { name, description } = toolLabel(t);
-            return (
-              <code key={name} className="pill" title={description}>
-                {name}
-              </code>
-            );
-          })}
+          {plugin.tools.map(({ name, description }) => (
+            <code key={name} className="pill" title={description}>
+              {name}
+            </code>
+          ))}
         </div>
       )}
-      <ErrorDetails error={error} />
+      <ErrorDetails error={patch.error} />
       <button type="button" className="link-button small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         {open ? "Hide settings" : "Settings"}
       </button>
-      {open && <SettingsEditor plugin={plugin} onSaved={onChange} />}
+      {open && <SettingsEditor plugin={plugin} readOnly={readOnly} />}
     </li>
   );
 }
 
 export default function PluginsPage() {
-  const { data, error, loading, setData } = useAsync(() => api.listPlugins(), []);
+  const { data, error, isPending } = useQuery(pluginsQuery);
+  const readOnly = !useSession().auth.admin;
   const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
-  const replace = (p: Plugin) => setData((list) => list?.map((x) => (x.name === p.name ? { ...x, ...p } : x)));
 
   return (
     <div className="page">
@@ -150,11 +127,16 @@ export default function PluginsPage() {
         <h1>Plugins</h1>
         <p className="muted">{HOOK_ORDER_HINT}</p>
       </header>
-      {loading && !data && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {readOnly && (
+        <p className="inline-note" role="note" data-testid="plugins-read-only">
+          Only admins change plugins: you can see their settings, not change them.
+        </p>
+      )}
+      {isPending && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       <ol className="card-list">
         {plugins.map((p) => (
-          <PluginRow key={p.name} plugin={p} onChange={replace} />
+          <PluginRow key={p.name} plugin={p} readOnly={readOnly} />
         ))}
       </ol>
     </div>

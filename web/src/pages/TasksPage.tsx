@@ -1,10 +1,13 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "../api";
+import { errorText } from "../api";
 import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
-import { useAsync } from "../hooks/useAsync";
 import { formatRelative } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
-import type { Task, TaskStatus as Status } from "../types";
+import { tasksQuery } from "../queries/tasks";
+import type { TaskStatus as Status } from "@protocol";
+
+const POLL_MS = 5000;
 
 const FILTERS: Array<{ value: Status | ""; label: string }> = [
   { value: "", label: "All" },
@@ -18,9 +21,8 @@ const FILTERS: Array<{ value: Status | ""; label: string }> = [
 
 export default function TasksPage() {
   const [status, setStatus] = useState<Status | "">("");
-  const { data, error, loading, setData } = useAsync(() => api.listTasks({ status: status || undefined }), [status], 5000);
+  const { data, error, isPending } = useQuery({ ...tasksQuery(status ? { status } : {}, POLL_MS), placeholderData: keepPreviousData });
   const tasks = [...(data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
-  const replace = (t: Task) => setData((list) => list?.map((x) => (x.id === t.id ? t : x)));
 
   return (
     <div className="page">
@@ -41,8 +43,8 @@ export default function TasksPage() {
           </button>
         ))}
       </div>
-      {loading && !data && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {isPending && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       {data && tasks.length === 0 && <p className="muted">No tasks.</p>}
       <div className="table-wrap">
         <table className="table">
@@ -79,7 +81,7 @@ export default function TasksPage() {
                 </td>
                 <td className="muted small">{formatRelative(t.updatedAt)}</td>
                 <td>
-                  <CancelTask task={t} onCancelled={replace} />
+                  <CancelTask task={t} />
                 </td>
               </tr>
             ))}

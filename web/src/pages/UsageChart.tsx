@@ -1,7 +1,7 @@
 // Tokens (stacked bars, by model) and cost (line) over time, as hand-written SVG.
 
 import { formatCost, formatTokens } from "../lib/format";
-import type { Run } from "../types";
+import type { Run } from "@protocol";
 
 const W = 760;
 const H = 280;
@@ -13,7 +13,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const BUCKETS = [5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 7 * DAY, 30 * DAY];
 
-export interface Bucket {
+interface Bucket {
   start: number;
   byModel: Map<string, number>;
   tokens: number;
@@ -29,7 +29,7 @@ function niceScale(max: number, ticks = 4): { top: number; step: number } {
   return { top: step * Math.ceil(max / step), step };
 }
 
-export function bucketRuns(runs: Run[], from: number, to: number): { size: number; buckets: Bucket[] } {
+function bucketRuns(runs: Run[], from: number, to: number): { size: number; buckets: Bucket[] } {
   const span = Math.max(to - from, MINUTE);
   const size = BUCKETS.find((b) => span / b <= 48) ?? BUCKETS[BUCKETS.length - 1];
   const tz = new Date().getTimezoneOffset() * MINUTE;

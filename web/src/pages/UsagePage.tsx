@@ -1,7 +1,8 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { api } from "../api";
-import { useAsync } from "../hooks/useAsync";
+import { errorText } from "../api";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
+import { usageQuery } from "../queries/usage";
 import { UsageChart } from "./UsageChart";
 
 const RANGES = [
@@ -16,14 +17,7 @@ type RangeKey = (typeof RANGES)[number]["key"];
 export default function UsagePage() {
   const [range, setRange] = useState<RangeKey>("7d");
   const ms = RANGES.find((r) => r.key === range)?.ms ?? 0;
-  const { data, error, loading } = useAsync(
-    () => {
-      const since = ms ? Date.now() - ms : undefined;
-      return api.metrics({ since }).then((m) => ({ ...m, since }));
-    },
-    [range],
-    30_000,
-  );
+  const { data, error, isPending } = useQuery({ ...usageQuery(ms), placeholderData: keepPreviousData });
 
   const byModel = useMemo(() => {
     const map = new Map<string, { runs: number; input: number; output: number; cost: number; duration: number }>();
@@ -63,8 +57,8 @@ export default function UsagePage() {
           </button>
         ))}
       </div>
-      {loading && !data && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{error}</div>}
+      {isPending && <p className="muted">Loading…</p>}
+      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       {totals && (
         <dl className="stats" data-testid="usage-totals">
           <div className="stat">

@@ -1,0 +1,125 @@
+import type { Thread } from "@protocol";
+import { memo, useState } from "react";
+import { errorText } from "../api";
+import { clearDraft } from "../hooks/useDraft";
+import { formatRelative } from "../lib/format";
+import { Link, navigate, threadPath } from "../lib/router";
+import { useDeleteThread, usePatchThread } from "../queries/threadMutations";
+import { useSession } from "../session/SessionGate";
+import { RenameThread } from "./RenameThread";
+
+/** One thread in the sidebar: its link, and rename, archive and delete (after a confirmation). */
+export const ThreadRow = memo(function ThreadRow({
+  thread,
+  active,
+  onNavigate,
+}: {
+  thread: Thread;
+  active: boolean;
+  onNavigate: () => void;
+}) {
+  const [mode, setMode] = useState<"idle" | "rename" | "confirm-delete">("idle");
+  const [error, setError] = useState<string | null>(null);
+  const patch = usePatchThread();
+  const remove = useDeleteThread();
+  const { outbox, storage } = useSession();
+  const busy = patch.isPending || remove.isPending;
+  const archived = thread.status === "archived";
+
+  const toggleArchive = () => {
+    setError(null);
+    patch.mutate({ id: thread.id, status: archived ? "open" : "archived" }, { onError: (err) => setError(errorText(err)) });
+  };
+
+  const confirmDelete = () => {
+    setError(null);
+    remove.mutate(thread.id, {
+      onSuccess: () => {
+        outbox.forgetThread(thread.id);
+        clearDraft(storage, thread.id);
+        if (active) navigate("/");
+      },
+      onError: (err) => setError(errorText(err)),
+    });
+  };
+
+  return (
+    <div
+      className={"thread-row" + (active ? " is-active" : "") + (archived ? " is-archived" : "")}
+      data-testid="thread-item"
+      data-thread-id={thread.id}
+      data-kind={thread.kind}
+      data-status={thread.status}
+    >
+      {mode === "rename" ? (
+        <RenameThread
+          thread={thread}
+          className="thread-rename"
+          testId="thread-rename-input"
+          label={`New name for ${thread.name}`}
+          onClose={() => setMode("idle")}
+          onError={setError}
+        />
+      ) : (
+        <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate}>
+          <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
+          <span className="thread-name">{thread.name}</span>
+          <span className="thread-time">{formatRelative(thread.lastActivity)}</span>
+        </Link>
+      )}
+      {mode === "confirm-delete" && (
+        <div className="thread-confirm" role="group" aria-label={`Delete ${thread.name}?`}>
+          <button type="button" className="button small danger" data-testid="thread-delete-confirm" disabled={busy} onClick={confirmDelete}>
+            Delete
+          </button>
+          <button type="button" className="button small ghost" onClick={() => setMode("idle")}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {mode === "idle" && (
+        <div className="thread-actions">
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="thread-rename"
+            aria-label={`Rename ${thread.name}`}
+            title="Rename"
+            onClick={() => {
+              setError(null);
+              setMode("rename");
+            }}
+          >
+            ✎
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="thread-archive"
+            aria-label={`${archived ? "Unarchive" : "Archive"} ${thread.name}`}
+            title={archived ? "Unarchive" : "Archive"}
+            disabled={busy}
+            onClick={toggleArchive}
+          >
+            {archived ? "⇡" : "⇣"}
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="thread-delete"
+            aria-label={`Delete ${thread.name}`}
+            title="Delete"
+            onClick={() => setMode("confirm-delete")}
+          >
+            ✕
+          </button>
+        </div>
+      )}
+      {error && (
+        <div className="thread-error error-text small" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,181 @@
+import type { Message } from "@protocol";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../api";
+import { userStorage } from "../session/userStorage";
+import { memoryStore, message } from "../testing/fixtures";
+import { createOutbox, type OutboxItem } from "./outbox";
+
+/** A post whose answers the test gives, one request at a time. */
+function controlledPost() {
+  const calls: { item: OutboxItem; resolve: (m: Message) => void; reject: (e: unknown) => void }[] = [];
+  const post = vi.fn(
+    (item: OutboxItem) => new Promise<Message>((resolve, reject) => calls.push({ item, resolve, reject })),
+  );
+  return { post, calls };
+}
+
+const stored = (item: OutboxItem, id = "msg_1") =>
+  message({ id, threadId: item.threadId, content: item.content, clientMessageId: item.clientMessageId });
+
+/** An outbox as a session runs it: started. */
+function started(...args: Parameters<typeof createOutbox>) {
+  const outbox = createOutbox(...args);
+  outbox.start();
+  return outbox;
+}
+
+/** Lets the outbox's promise callbacks run. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+let store: ReturnType<typeof memoryStore>;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  store = memoryStore();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("outbox sending", () => {
+  it("posts at once, and drops the item when the server acknowledges it", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const confirmed = vi.fn();
+    outbox.onConfirmed(confirmed);
+
+    const item = outbox.enqueue("thr_1", "hello");
+    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId, state: "sending", attempts: 1 }]);
+    calls[0].resolve(stored(item));
+    await settle();
+
+    expect(outbox.getSnapshot()).toEqual([]);
+    expect(confirmed).toHaveBeenCalledWith(expect.objectContaining({ id: "msg_1" }));
+  });
+
+  it("retries a transient failure later with the same clientMessageId, waiting Retry-After", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const item = outbox.enqueue("thr_1", "hello");
+
+    calls[0].reject(new ApiError(429, "rate_limited", "slow down", undefined, 5));
+    await settle();
+    expect(outbox.getSnapshot()).toMatchObject([{ state: "waiting", error: "slow down" }]);
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].item.clientMessageId).toBe(item.clientMessageId);
+    expect(outbox.getSnapshot()).toMatchObject([{ state: "sending", attempts: 2 }]);
+  });
+
+  it("gives up on a refusal until the user retries", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const item = outbox.enqueue("thr_1", "x".repeat(10));
+
+    calls[0].reject(new ApiError(400, "invalid_request", "too long"));
+    await settle();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+    expect(outbox.getSnapshot()).toMatchObject([{ state: "failed", error: "too long" }]);
+
+    outbox.retry(item.clientMessageId);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("keeps unsent items in the user's storage, and a later page resumes them", async () => {
+    const first = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const item = first.enqueue("thr_1", "survive a reload");
+
+    const { post, calls } = controlledPost();
+    const second = createOutbox({ storage: userStorage("u", store), post });
+    expect(second.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
+    expect(calls).toEqual([]);
+    second.start();
+    expect(calls.map((c) => c.item.content)).toEqual(["survive a reload"]);
+    // Another user's outbox does not see it.
+    expect(started({ storage: userStorage("other", store), post }).getSnapshot()).toEqual([]);
+  });
+
+  it("does not erase another tab's items when it writes its own", () => {
+    const never = () => new Promise<Message>(() => {});
+    const tabA = started({ storage: userStorage("u", store), post: never });
+    const tabB = started({ storage: userStorage("u", store), post: never });
+    tabA.enqueue("thr_1", "from A");
+    tabB.enqueue("thr_1", "from B");
+    const reloaded = started({ storage: userStorage("u", store), post: never });
+    expect(reloaded.getSnapshot().map((i) => i.content).sort()).toEqual(["from A", "from B"]);
+  });
+
+  it("once stopped, neither retries nor writes to storage", async () => {
+    const { post, calls } = controlledPost();
+    const storage = userStorage("u", store);
+    const outbox = started({ storage, post });
+    outbox.enqueue("thr_1", "hello");
+    outbox.stop();
+    storage.clear();
+
+    calls[0].reject(new ApiError(503, "unavailable", "down"));
+    await settle();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+    expect(store.keys()).toEqual([]);
+  });
+
+  it("after a stop and a new start, sends again what had not landed, with the same clientMessageId", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const item = outbox.enqueue("thr_1", "hello");
+    outbox.stop();
+    calls[0].resolve(stored(item));
+    await settle();
+    outbox.start();
+    expect(calls.map((c) => c.item.clientMessageId)).toEqual([item.clientMessageId, item.clientMessageId]);
+    calls[1].resolve(stored(item));
+    await settle();
+    expect(outbox.getSnapshot()).toEqual([]);
+  });
+
+  it("forgets a deleted thread's items", () => {
+    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    outbox.enqueue("thr_1", "one");
+    outbox.enqueue("thr_2", "two");
+    outbox.forgetThread("thr_1");
+    expect(outbox.getSnapshot().map((i) => i.threadId)).toEqual(["thr_2"]);
+  });
+});
+
+describe("outbox reconcile", () => {
+  const pendingOutbox = () => started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+
+  it("drops the pending item when the socket brings its message, matched by the top-level clientMessageId", () => {
+    const outbox = pendingOutbox();
+    const item = outbox.enqueue("thr_1", "hello");
+    outbox.reconcile(message({ content: "hello", clientMessageId: item.clientMessageId }));
+    expect(outbox.getSnapshot()).toEqual([]);
+  });
+
+  it("keeps its item visible when another client's message has the same content", () => {
+    const outbox = pendingOutbox();
+    const item = outbox.enqueue("thr_1", "hello");
+    outbox.reconcile(message({ id: "msg_other", content: "hello", clientMessageId: "someone-else" }));
+    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
+    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
+  });
+
+  it("hides, but keeps waiting on, its item when a look-alike without a clientMessageId arrives", () => {
+    const outbox = pendingOutbox();
+    const item = outbox.enqueue("thr_1", "hello");
+    outbox.reconcile(message({ id: "msg_api", content: "hello", clientMessageId: null }));
+    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId, echoedMessageId: "msg_api" }]);
+  });
+
+  it("ignores the assistant's messages", () => {
+    const outbox = pendingOutbox();
+    outbox.enqueue("thr_1", "hello");
+    outbox.reconcile(message({ role: "assistant", content: "hello" }));
+    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+import type { EventFrame } from "@protocol";
+import type { QueryClient } from "@tanstack/react-query";
+import { putTask } from "./tasks";
+import { putThread, threadKeys, touchThread } from "./threads";
+
+/** What a thread's socket events change beyond the chat itself: the thread, the thread lists, tasks. */
+export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
+  switch (frame.event) {
+    case "chat:message":
+      touchThread(qc, frame.data.threadId, frame.data.message.createdAt);
+      break;
+    case "thread:updated":
+      putThread(qc, frame.data.thread);
+      break;
+    case "thread:notification":
+      // The notifying task thread's status changed: the list shows it.
+      void qc.invalidateQueries({ queryKey: threadKeys.all });
+      break;
+    case "task:created":
+    case "task:evaluated":
+    case "task:validated":
+    case "task:failed":
+      putTask(qc, frame.data.task);
+      // A new task thread, or a task thread that changed status.
+      void qc.invalidateQueries({ queryKey: threadKeys.all });
+      break;
+    case "task:stream":
+    case "task:progress":
+    case "task:checkin":
+      putTask(qc, frame.data.task);
+      break;
+  }
+}
