@@ -39,6 +39,8 @@ export interface RunRequest {
   item: InboxItem;
   message: MessageRecord;
   signal: AbortSignal;
+  /** Called just before the model is called (the run queue meters what came before it). */
+  onModelRequest?(): void;
 }
 
 const isPrompt = (v: unknown): v is StructuredPrompt =>
@@ -128,6 +130,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
 
     // Step 4: the model, streamed.
     rec.step({ step: "invoking", detail: run.model });
+    req.onModelRequest?.();
     const onEvent = (e: StreamEvent) => {
       const hooked = plugins.notify("onStreamEvent", e, run);
       if (hooked) pendingHooks.push(hooked);

@@ -295,8 +295,10 @@ export class ThreadRoom extends DurableObject<Env> {
       this.events.emit("chat:message", { threadId: t.id, message });
       return message;
     });
-    if (runs) void this.queue.pump();
-    else this.ctx.waitUntil(this.mirror.flush());
+    if (runs) {
+      this.queue.arm();
+      void this.queue.pump();
+    } else this.ctx.waitUntil(this.mirror.flush());
     return message;
   }
 

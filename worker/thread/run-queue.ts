@@ -61,6 +61,11 @@ export class RunQueue {
     }
   }
 
+  /** Arms the watchdog for work just queued; it beats on while work is left. */
+  arm(): void {
+    void this.deps.alarms.request(Date.now() + HEARTBEAT_MS);
+  }
+
   /** The watchdog: resumes the queue, and keeps beating while work is left. */
   async heartbeat(): Promise<void> {
     if (this.closed || !this.store.runs.head()) return;
@@ -86,7 +91,7 @@ export class RunQueue {
   }
 
   private async execute(item: InboxItem): Promise<void> {
-    const { pipeline, alarms, d1 } = this.deps;
+    const { pipeline, d1 } = this.deps;
     const message = this.store.messages.get(item.messageId);
     const runId = newId("run");
     const thread = this.store.thread.get()!;
@@ -96,15 +101,22 @@ export class RunQueue {
       this.store.runs.started(runId, item.messageId, pipeline.events.lastSeq + 1, Date.now());
       pipeline.events.emit("pipeline:start", { threadId: thread.id, runId, messageId: item.messageId });
     });
-    await alarms.request(Date.now() + HEARTBEAT_MS);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), pipeline.config.runTimeoutMs);
     this.running = { runId, taskId: item.taskId, controller };
     const atStart = d1.roundTrips;
+    let beforeModel: number | null = null;
     try {
       if (!message) throw new RunError("internal", "The message of this run is gone", false);
-      const outcome = await handleMessage(pipeline, { runId, item, message, signal: controller.signal });
-      pipeline.logger.info("run finished", { runId, status: outcome.status, durationMs: outcome.durationMs, d1RoundTrips: d1.roundTrips - atStart });
+      const onModelRequest = () => void (beforeModel = d1.roundTrips - atStart);
+      const outcome = await handleMessage(pipeline, { runId, item, message, signal: controller.signal, onModelRequest });
+      pipeline.logger.info("run finished", {
+        runId,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        d1BeforeModel: beforeModel,
+        d1RoundTrips: d1.roundTrips - atStart,
+      });
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);

@@ -7,6 +7,7 @@ import type { NewMessage, PluginDefinition, RunInfo } from "../contract";
 interface RunActivity {
   run: RunInfo;
   thinking: string;
+  rows: NewMessage[];
 }
 
 export const activityPlugin: PluginDefinition = {
@@ -17,7 +18,7 @@ export const activityPlugin: PluginDefinition = {
     const runs = new Map<string, RunActivity>();
 
     const add = (a: RunActivity, row: NewMessage) =>
-      ctx.thread.addMessage({ ...row, parentId: a.run.messageId, metadata: { runId: a.run.runId, ...row.metadata } });
+      a.rows.push({ ...row, parentId: a.run.messageId, metadata: { runId: a.run.runId, ...row.metadata } });
     const flushThinking = (a: RunActivity) => {
       if (!a.thinking) return;
       add(a, { role: "assistant", kind: "thinking", content: a.thinking, model: a.run.model });
@@ -26,7 +27,7 @@ export const activityPlugin: PluginDefinition = {
 
     return {
       onPipelineStart(run) {
-        const a: RunActivity = { run, thinking: "" };
+        const a: RunActivity = { run, thinking: "", rows: [] };
         runs.set(run.runId, a);
         add(a, { role: "system", kind: "status", content: "pipeline_start", metadata: { messageId: run.messageId } });
       },
@@ -58,7 +59,7 @@ export const activityPlugin: PluginDefinition = {
         }
       },
       onPipelineComplete(outcome, run) {
-        const a = runs.get(run.runId) ?? { run, thinking: "" };
+        const a = runs.get(run.runId) ?? { run, thinking: "", rows: [] };
         runs.delete(run.runId);
         flushThinking(a);
         const failed = outcome.status === "failed";
@@ -68,6 +69,7 @@ export const activityPlugin: PluginDefinition = {
           content: failed ? "pipeline_error" : "pipeline_complete",
           metadata: { durationMs: outcome.durationMs, usage: outcome.usage, ...(failed ? { code: outcome.error?.code } : {}) },
         });
+        for (const row of a.rows) ctx.thread.addMessage(row);
       },
     };
   },

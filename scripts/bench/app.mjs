@@ -1,0 +1,83 @@
+// The app under `wrangler dev` for the bench, with its log lines collected: each run logs its D1 round
+// trips ("run finished") and its mirror flush ("run mirrored") as JSON lines.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the app against `upstreamUrl`; `vars` go into its env file (D1_LATENCY_MS, say). */
+export async function startApp(upstreamUrl, vars = {}) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "bench-"));
+  const state = join(dir, "state");
+  const envFile = join(dir, "bench.env");
+  const all = { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: upstreamUrl, ...vars };
+  writeFileSync(envFile, Object.entries(all).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n");
+  const wrangler = "node_modules/.bin/wrangler";
+  const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
+  const child = spawn(wrangler, ["dev", "--port", String(port), "--persist-to", state, "--env-file", envFile], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    // wrangler dev's own trace capture is off: the bench measures the app, not the local explorer.
+    env: { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: "false" },
+  });
+  const logs = [];
+  const collect = (stream) => {
+    let buffered = "";
+    stream.on("data", (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop();
+      for (const line of lines) {
+        const at = line.indexOf('{"level"');
+        if (at >= 0) {
+          try {
+            logs.push(JSON.parse(line.slice(at)));
+          } catch {}
+        }
+      }
+    });
+  };
+  collect(child.stdout);
+  collect(child.stderr);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error("wrangler dev did not start");
+    await sleep(100);
+  }
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { base, logs, stop };
+}
+
+/** Per run: D1 round trips before the model request, and in all (its run plus its mirror flush). */
+export function d1PerRun(logs, runIds) {
+  const finished = new Map(logs.filter((l) => l.message === "run finished").map((l) => [l.runId, l]));
+  const mirrored = new Map(logs.filter((l) => l.message === "run mirrored").map((l) => [l.runId, l]));
+  return runIds
+    .filter((id) => finished.has(id))
+    .map((id) => ({ beforeModel: finished.get(id).d1BeforeModel ?? 0, total: finished.get(id).d1RoundTrips + (mirrored.get(id)?.d1RoundTrips ?? 0) }));
+}

@@ -1,0 +1,85 @@
+// What the bench measures. Each scenario answers raw samples; bench.mjs turns them into medians.
+import { api, now, openSocket, script, upstreamRequest, waitForEnds } from "./clients.mjs";
+
+/** One thread, message after message: latency of each leg, every token, and the run ids. */
+export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
+  const out = { overhead: [], tokenLatency: [], firstToken: [], endToComplete: [], runIds: [] };
+  const { thread } = await api(base, "/api/threads", { name: "bench latency" });
+  const socket = await openSocket(base, thread.id);
+  for (let i = 0; i < runs + 3; i++) {
+    const match = `[[bench-${i}-${Math.random()}]]`;
+    await script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }]);
+    socket.stamps = [];
+    const posted = Date.now();
+    await api(base, `/api/threads/${thread.id}/messages`, { content: match });
+    await waitForEnds(socket, i + 1);
+    if (i < 3) continue; // warm-up
+    const [req] = await upstreamRequest(upstream, match);
+    out.overhead.push(req.receivedAt - posted);
+    for (const s of socket.stamps) out.tokenLatency.push(s.at - s.sent);
+    out.firstToken.push(socket.stamps[0].at - socket.stamps[0].sent);
+    out.endToComplete.push(socket.ends[i].at - socket.stamps[socket.stamps.length - 1].sent);
+    out.runIds.push(socket.runIds[i]);
+  }
+  socket.ws.close();
+  return out;
+}
+
+/** New threads' first runs: their objects have no step-0 inputs yet (the cold path). */
+export async function coldRuns(base, upstream, count) {
+  const runIds = [];
+  for (let i = 0; i < count; i++) {
+    const { thread } = await api(base, "/api/threads", { name: `bench cold ${i}` });
+    const socket = await openSocket(base, thread.id);
+    const match = `[[cold-${i}-${Math.random()}]]`;
+    await script(upstream, match, [{ kind: "text", text: "cold answer" }]);
+    await api(base, `/api/threads/${thread.id}/messages`, { content: match });
+    await waitForEnds(socket, 1);
+    runIds.push(socket.runIds[0]);
+    socket.ws.close();
+  }
+  return runIds;
+}
+
+/** `count` sockets on one thread: when all of them have the whole answer, and whether in order. */
+export async function fanout(base, upstream, count, { runs, tokens, tokenDelayMs }) {
+  const { thread } = await api(base, "/api/threads", { name: `bench fanout ${count}` });
+  const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(base, thread.id)));
+  const allHaveText = [];
+  let inOrder = true;
+  for (let i = 0; i < Math.max(20, Math.floor(runs * 0.8)) + 2; i++) {
+    const match = `[[fan-${count}-${i}-${Math.random()}]]`;
+    await script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }]);
+    for (const s of sockets) s.stamps = [];
+    const start = now();
+    await api(base, `/api/threads/${thread.id}/messages`, { content: match });
+    await Promise.all(sockets.map((s) => waitForEnds(s, i + 1)));
+    if (i < 2) continue;
+    for (const s of sockets) {
+      const sent = s.stamps.map((x) => x.sent);
+      if (sent.length !== tokens || sent.some((v, j) => j > 0 && v < sent[j - 1])) inOrder = false;
+    }
+    const lastToken = Math.max(...sockets.map((s) => s.stamps[s.stamps.length - 1]?.at ?? Infinity));
+    allHaveText.push(lastToken - start);
+  }
+  for (const s of sockets) s.ws.close();
+  return { allHaveText, inOrder };
+}
+
+/** `count` threads, one message each, all posted at once: wall time until every run ended, errors. */
+export async function manyThreads(base, upstream, count, { tokens, tokenDelayMs }) {
+  const threads = await Promise.all(Array.from({ length: count }, (_, i) => api(base, "/api/threads", { name: `bench many ${i}` })));
+  const sockets = await Promise.all(threads.map(({ thread }) => openSocket(base, thread.id)));
+  const match = `[[many-${Math.random()}]]`;
+  await script(upstream, match, Array.from({ length: count }, () => ({ kind: "clock", count: tokens, delayMs: tokenDelayMs })));
+  const start = now();
+  let errors = 0;
+  await Promise.all(
+    threads.map(({ thread }) => api(base, `/api/threads/${thread.id}/messages`, { content: match }).catch(() => errors++)),
+  );
+  await Promise.all(sockets.map((s) => waitForEnds(s, 1, 60_000).catch(() => errors++)));
+  const wall = now() - start;
+  errors += sockets.filter((s) => s.ends.some((e) => e.event === "pipeline:error")).length;
+  for (const s of sockets) s.ws.close();
+  return { wall, errors };
+}
