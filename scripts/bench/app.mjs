@@ -17,10 +17,13 @@ function freePort() {
   });
 }
 
-/** Starts the app against `upstreamUrl`; `vars` go into its env file (D1_LATENCY_MS, say). */
-export async function startApp(upstreamUrl, vars = {}) {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "bench-"));
+/**
+ * Starts the app against `upstreamUrl`; `vars` go into its env file (D1_LATENCY_MS, say). Given the
+ * `dir` and `port` of an app stopped with `stop({ keep: true })`, it starts that app again, state and all.
+ */
+export async function startApp(upstreamUrl, vars = {}, again = {}) {
+  const port = again.port ?? (await freePort());
+  const dir = again.dir ?? mkdtempSync(join(tmpdir(), "bench-"));
   const state = join(dir, "state");
   const envFile = join(dir, "bench.env");
   const all = { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: upstreamUrl, ...vars };
@@ -64,13 +67,13 @@ export async function startApp(upstreamUrl, vars = {}) {
     if (i > 300) throw new Error("wrangler dev did not start");
     await sleep(100);
   }
-  const stop = () => {
+  const stop = ({ keep = false } = {}) => {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, keep ? "SIGKILL" : "SIGTERM");
     } catch {}
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   };
-  return { base, logs, stop };
+  return { base, logs, stop, dir, port };
 }
 
 /** Per run: D1 round trips before the model request, and in all (its run plus its mirror flush). */

@@ -114,13 +114,8 @@ describe("the activity plugin", () => {
     ws.close();
   });
 
-  // Product bug: the activity plugin stamps rows with its own clock (worker/plugins/activity/index.ts,
-  // `add`: Math.max(Date.now(), lastAt + 1)) and the core stamps the answer with the room's
-  // MonotonicClock (worker/thread/pipeline.ts, persistRun). Nothing runs between the onAfterInvoke
-  // step and persistRun that advances Date.now() in workerd, so both get the same createdAt and the
-  // listing (createdAt, then random id) shows the answer before or after the step at random.
-  // Fix: give plugins the room's clock (e.g. PluginContext.now() backed by room.clock) and stamp
-  // activity rows with it, so every row of a thread is strictly ordered as it happened.
+  // Activity rows are stored at the run's end but stamped with the object's clock when each step
+  // happened, as the core stamps the answer: every row of a thread lists in the order it happened.
   it("lists the assistant's answer after the onAfterInvoke step, strictly later", async () => {
     const thread = await newThread();
     const ws = await Socket.open(thread.id);

@@ -25,8 +25,8 @@ export const newUsage = (): D1Usage => ({ statements: 0, roundTrips: 0 });
 export interface D1Meter {
   /** Bench and tests: a delay before each round trip, standing in for a primary one region away. */
   latencyMs?: number;
-  /** Tests: while `down`, every round trip fails as D1 would when it is unreachable. */
-  faults?: { down: boolean };
+  /** Tests: while `down`, every round trip fails as D1 would when it is unreachable; `delayMs` slows each. */
+  faults?: { down: boolean; delayMs?: number };
 }
 
 const EXECUTORS = new Set(["run", "all", "first", "raw"]);
@@ -37,7 +37,8 @@ const EXECUTORS = new Set(["run", "all", "first", "raw"]);
  */
 export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, faults }: D1Meter = {}): D1Database {
   const delay = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    const wait = latencyMs + (faults?.delayMs ?? 0);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (faults?.down) throw new Error("D1_ERROR: the database is unavailable (injected by a test)");
     return work();
   };

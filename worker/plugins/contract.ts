@@ -167,6 +167,8 @@ export interface NewMessage {
   metadata?: MessageMetadata;
   /** The input message it belongs with; default: the thread's head. */
   parentId?: string | null;
+  /** When it happened, from `ctx.now()` (a row stored later still lists in its place); default: now. */
+  createdAt?: number;
 }
 
 /** Rows that only D1 keeps (usage), written through the thread's outbox with its other rows. */

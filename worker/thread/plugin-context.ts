@@ -42,7 +42,7 @@ function threadPort(room: RoomParts, source: string): ThreadPort {
     },
     addMessage(m: NewMessage): Message {
       const t = store.thread.get()!;
-      const now = room.clock.now();
+      const now = m.createdAt ?? room.clock.now();
       return writer.addMessage({
         id: newId("msg", now),
         threadId: t.id,

@@ -47,8 +47,8 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly config: Config;
   private readonly store: RoomStore;
   private readonly d1Usage = newUsage();
-  /** Tests: set `down` to make every D1 round trip of this object fail. */
-  readonly d1Faults = { down: false };
+  /** Tests: `down` makes every D1 round trip of this object fail; `delayMs` slows each. */
+  readonly d1Faults = { down: false, delayMs: 0 };
   private readonly db: Db;
   private readonly logger = consoleLogger("room");
   private readonly clock = new MonotonicClock();

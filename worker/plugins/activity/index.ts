@@ -17,8 +17,10 @@ export const activityPlugin: PluginDefinition = {
   register(ctx) {
     const runs = new Map<string, RunActivity>();
 
+    // Kept in memory and stored with the run's end (nothing is written on the way to the model),
+    // each stamped with the object's clock when it happened, so rows list in the order they did.
     const add = (a: RunActivity, row: NewMessage) =>
-      a.rows.push({ ...row, parentId: a.run.messageId, metadata: { runId: a.run.runId, ...row.metadata } });
+      a.rows.push({ ...row, parentId: a.run.messageId, createdAt: ctx.now(), metadata: { runId: a.run.runId, ...row.metadata } });
     const flushThinking = (a: RunActivity) => {
       if (!a.thinking) return;
       add(a, { role: "assistant", kind: "thinking", content: a.thinking, model: a.run.model });

@@ -15,6 +15,9 @@ export interface InboxItem {
 
 export type RunState = "started" | "stored" | "ended";
 
+/** Frames of runs younger than this stay in the replay buffer, however many runs there were. */
+const REPLAY_MIN_AGE_MS = 60_000;
+
 /** How a stored run ended, for the end event that recovery may have to send. */
 export type RunEnd =
   | { status: "completed"; commandsHandled: string[]; commandsUnhandled: string[]; durationMs: number }
@@ -88,15 +91,23 @@ export class RunLog {
 
   // --- runs ----------------------------------------------------------------------------------
 
-  /** Records a run as announced; frames before the run two back leave the replay buffer. */
+  /**
+   * Records a run as announced, and prunes the replay buffer: it keeps the frames of the run before
+   * this one (PROTOCOL.md's promise) and of every run started in the last minute, so a client cut off
+   * by a restart, while the object caught up on its queue, still resumes where it was.
+   */
   started(runId: string, messageId: string, firstSeq: number, now: number): void {
     this.sql.exec(
       "INSERT OR REPLACE INTO runs (run_id, message_id, first_seq, state, at) VALUES (?, ?, ?, 'started', ?)",
       runId, messageId, firstSeq, now,
     );
-    const keepFrom = this.sql
+    const previous = this.sql
       .exec<{ first_seq: number }>("SELECT first_seq FROM runs ORDER BY first_seq DESC LIMIT 1 OFFSET 1")
       .toArray()[0]?.first_seq;
+    const recent = this.sql
+      .exec<{ first_seq: number | null }>("SELECT min(first_seq) AS first_seq FROM runs WHERE at >= ?", now - REPLAY_MIN_AGE_MS)
+      .one().first_seq;
+    const keepFrom = previous === undefined ? undefined : Math.min(previous, recent ?? previous);
     if (keepFrom !== undefined) {
       this.sql.exec("DELETE FROM events WHERE seq < ?", keepFrom);
       this.sql.exec("DELETE FROM runs WHERE first_seq < ? AND state = 'ended'", keepFrom);

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// npm run soak: many threads at once under `wrangler dev`, with what goes wrong in real life: posts
+// sent twice with the same clientMessageId, sockets cut and reconnected with ?since=, and the whole
+// runtime killed and started again while runs are streaming. Then it counts: every message stored
+// once, every run ended once, and every socket saw every seq exactly once.
+//
+//   npm run soak -- [--threads 12] [--messages 8]
+import WebSocket from "ws";
+import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
+import { sleep, startApp } from "./bench/app.mjs";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
+const THREADS = Number(args.threads ?? 12);
+const MESSAGES = Number(args.messages ?? 8);
+
+/** A client of one thread: a socket that checks seq continuity across cuts and restarts. */
+class Client {
+  lastSeq = 0;
+  gaps = 0;
+  doubles = 0;
+  ends = new Map(); // runId → count of end events
+  starts = new Set();
+  runOf = new Map(); // the message a run answers → its runId
+  ws = null;
+
+  constructor(app, threadId) {
+    this.app = app;
+    this.threadId = threadId;
+  }
+
+  connect() {
+    const ws = new WebSocket(`${this.app.base.replace("http", "ws")}/api/threads/${this.threadId}/ws?since=${this.lastSeq}`);
+    ws.on("message", (raw) => {
+      const f = JSON.parse(raw.toString());
+      if (process.env.SOAK_DEBUG && f.event === "ready") this.lastReady = { ...f.data, since: this.lastSeq };
+      if (f.event === "error" && f.data.code === "replay_unavailable") {
+        this.gaps++;
+        if (process.env.SOAK_DEBUG) console.log("replay unavailable", this.threadId, this.lastSeq);
+      }
+      if (f.seq === undefined) return;
+      if (f.seq <= this.lastSeq) this.doubles++;
+      else if (f.seq !== this.lastSeq + 1) {
+        this.gaps++;
+        if (process.env.SOAK_DEBUG) console.log("gap", this.threadId, this.lastSeq, "→", f.seq, f.event, JSON.stringify(this.lastReady));
+      }
+      this.lastSeq = Math.max(this.lastSeq, f.seq);
+      if (f.event === "pipeline:start") {
+        this.starts.add(f.data.runId);
+        this.runOf.set(f.data.messageId, f.data.runId);
+      }
+      if (f.event === "pipeline:complete" || f.event === "pipeline:error") this.ends.set(f.data.runId, (this.ends.get(f.data.runId) ?? 0) + 1);
+    });
+    ws.on("error", () => {});
+    this.ws = ws;
+  }
+
+  /** The old socket is dropped for good (no frame of it counts any more), then a new one resumes. */
+  cut() {
+    this.ws?.removeAllListeners("message");
+    this.ws?.terminate();
+    this.connect();
+  }
+}
+
+async function post(app, threadId, content, clientMessageId) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(`${app.base}/api/threads/${threadId}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ content, clientMessageId }),
+      });
+      if (res.status === 202 || res.status === 200) return res.status;
+      if (res.status !== 429 && res.status < 500) throw new Error(`post: ${res.status} ${await res.text()}`);
+    } catch (err) {
+      if (attempt > 100) throw err; // the runtime is restarting: the same clientMessageId is sent again
+    }
+    await sleep(200);
+  }
+}
+
+const upstream = await startFakeUpstream({ port: 0, defaultTokens: 30, tokenDelayMs: 4 });
+let app = await startApp(upstream.url);
+const threads = [];
+for (let i = 0; i < THREADS; i++) {
+  const res = await fetch(`${app.base}/api/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `soak ${i}` }) });
+  threads.push((await res.json()).thread.id);
+}
+const clients = threads.map((id) => new Client(app, id));
+clients.forEach((c) => c.connect());
+const sent = new Map(threads.map((id) => [id, []]));
+let restarted = false;
+
+const started = Date.now();
+await Promise.all(
+  threads.map(async (threadId, t) => {
+    const client = clients[t];
+    for (let i = 0; i < MESSAGES; i++) {
+      const cid = `soak-${t}-${i}`;
+      sent.get(threadId).push(cid);
+      const twice = Math.random() < 0.25;
+      await Promise.all([post(app, threadId, `message ${i} of thread ${t}`, cid), ...(twice ? [post(app, threadId, `message ${i} of thread ${t}`, cid)] : [])]);
+      if (Math.random() < 0.3) client.cut();
+      if (!restarted && t === 0 && i === Math.floor(MESSAGES / 2)) {
+        restarted = true;
+        await sleep(60); // runs are streaming now
+        app.stop({ keep: true });
+        app = await startApp(upstream.url, {}, { dir: app.dir, port: app.port });
+        clients.forEach((c) => ((c.app = app), c.cut()));
+      }
+      await sleep(50 + Math.random() * 100);
+    }
+  }),
+);
+
+// Every thread settles: as many runs ended as started, nothing queued.
+for (let i = 0; i < 600; i++) {
+  if (clients.every((c) => c.starts.size > 0 && [...c.starts].every((r) => c.ends.has(r)))) break;
+  await sleep(100);
+}
+await sleep(500);
+
+let lost = 0, doubled = 0, unanswered = 0, interrupted = 0, gaps = 0, seqDoubles = 0, endDoubles = 0;
+for (const [t, threadId] of threads.entries()) {
+  const { messages } = await (await fetch(`${app.base}/api/threads/${threadId}/messages?kinds=text&limit=500`)).json();
+  const users = messages.filter((m) => m.role === "user");
+  for (const cid of sent.get(threadId)) {
+    const n = users.filter((m) => m.clientMessageId === cid).length;
+    if (n === 0) lost++;
+    if (n > 1) doubled++;
+  }
+  const c = clients[t];
+  for (const u of users) {
+    const answers = messages.filter((m) => m.role === "assistant" && m.parentId === u.id);
+    const run = c.runOf.get(u.id);
+    // Answered: its run ended (with the answer, or with a clean pipeline:error).
+    if (!run || !c.ends.has(run)) {
+      unanswered++;
+      if (process.env.SOAK_DEBUG) console.log("unanswered", threadId, u.id, u.content, run, answers.length);
+    }
+    if (answers.length > 1) doubled++;
+    if (answers.some((a) => a.metadata.error === "interrupted")) interrupted++;
+  }
+  gaps += c.gaps;
+  seqDoubles += c.doubles;
+  endDoubles += [...c.ends.values()].filter((n) => n > 1).length;
+}
+for (const c of clients) c.ws.terminate();
+app.stop();
+await upstream.close();
+
+console.log(`soak: ${THREADS} threads × ${MESSAGES} messages, a quarter sent twice, sockets cut at random, one restart mid-stream, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+const rows = [
+  ["messages lost", lost],
+  ["messages or answers doubled", doubled],
+  ["messages unanswered (no answer, or a run that never ended)", unanswered],
+  ["runs interrupted by the restart (answered with what they had)", interrupted],
+  ["seq gaps seen by a socket", gaps],
+  ["seqs seen twice by a socket", seqDoubles],
+  ["runs that ended twice", endDoubles],
+];
+for (const [name, n] of rows) console.log(`${name.padEnd(62)} ${String(n).padStart(4)}`);
+process.exit(lost || doubled || unanswered || gaps || seqDoubles || endDoubles ? 1 : 0);

@@ -1,0 +1,98 @@
+// A restart at each step boundary of a run leaves exactly one answer or one clean `interrupted`, and
+// every run's events keep PROTOCOL.md's order: pipeline:start before its one end event.
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { PluginDefinition } from "../../worker/plugins/contract";
+import { api, createThread, marker, messagesOf, script, Socket, streamedText, type Frame } from "../helpers";
+import { withPlugin } from "../plugins/util";
+
+async function send(threadId: string, content: string) {
+  const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });
+  expect(res.status).toBe(202);
+  return (await res.json<any>()).message;
+}
+
+/** Every run in the replay: started once, before its one end event; answers how each ended. */
+function runsOf(frames: Frame[]) {
+  const runs = new Map<string, { start: number; ends: { event: string; seq: number; code?: string }[] }>();
+  for (const f of frames) {
+    if (f.seq === undefined || !f.data?.runId) continue;
+    const run = runs.get(f.data.runId) ?? { start: -1, ends: [] };
+    runs.set(f.data.runId, run);
+    if (f.event === "pipeline:start") {
+      expect(run.start, `run ${f.data.runId} started twice`).toBe(-1);
+      run.start = f.seq;
+    }
+    if (f.event === "pipeline:complete" || f.event === "pipeline:error") run.ends.push({ event: f.event, seq: f.seq, code: f.data.code });
+  }
+  for (const [runId, run] of runs) {
+    expect(run.start, `run ${runId} has no pipeline:start`).toBeGreaterThan(0);
+    expect(run.ends, `run ${runId} must end exactly once`).toHaveLength(1);
+    expect(run.ends[0].seq).toBeGreaterThan(run.start);
+  }
+  return [...runs.values()].map((r) => r.ends[0]);
+}
+
+const answersOf = async (threadId: string) =>
+  (await messagesOf(threadId, "?kinds=text")).messages.filter((m) => m.role === "assistant").map((m) => [m.content, m.metadata.error ?? null]);
+
+describe("a restart at each step boundary of a run", () => {
+  it("after a message is stored, before its run starts: it runs once, after the run cut short", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "cut here" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => streamedText(f) === "cut here");
+    await send(thread.id, "waiting in the queue");
+    await abortAllDurableObjects();
+    const client = await Socket.open(thread.id, "?since=0");
+    await client.waitFor((f) => f.filter((x) => x.event === "pipeline:complete" || x.event === "pipeline:error").length === 2, 15_000);
+    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "pipeline:complete"]);
+    expect(await answersOf(thread.id)).toEqual([
+      ["cut here", "interrupted"],
+      ["Echo: waiting in the queue", null],
+    ]);
+    client.close();
+  });
+
+  it("mid-stream: one clean interrupted, its text kept", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "half an answer" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => streamedText(f) === "half an answer");
+    await abortAllDurableObjects();
+    const client = await Socket.open(thread.id, "?since=0");
+    await client.waitForRunEnd(1, 15_000);
+    expect(runsOf(client.frames).map((e) => e.code)).toEqual(["interrupted"]);
+    expect(await answersOf(thread.id)).toEqual([["half an answer", "interrupted"]]);
+    client.close();
+  });
+
+  it("after the answer is stored, before its end event: complete, with one answer and no interrupted", async () => {
+    let hold: () => void = () => {};
+    const stuck: PluginDefinition = {
+      name: "stuck-at-the-end",
+      version: "1",
+      hookTimeoutMs: { onPipelineComplete: 60_000 },
+      register: () => ({ onPipelineComplete: () => new Promise<void>((r) => (hold = r)) }),
+    };
+    await withPlugin(stuck, async () => {
+      const thread = await createThread();
+      const ws = await Socket.open(thread.id);
+      await send(thread.id, "answer me, then stall");
+      // The answer is stored and broadcast; the run waits for the plugin before its end event.
+      await ws.waitFor((f) => f.some((x) => x.event === "chat:message" && x.data.message.role === "assistant"));
+      expect(ws.events("pipeline:complete")).toHaveLength(0);
+      await abortAllDurableObjects();
+      hold();
+      const client = await Socket.open(thread.id, "?since=0");
+      await client.waitForRunEnd(1, 15_000);
+      expect(runsOf(client.frames).map((e) => e.event)).toEqual(["pipeline:complete"]);
+      expect(await answersOf(thread.id)).toEqual([["Echo: answer me, then stall", null]]);
+      client.close();
+    });
+  });
+});

@@ -1,0 +1,176 @@
+// The thread's object as its primary store: D1 off the hot path, mirrored exactly once, ownership
+// answered by the object, the queue bound, idempotency that cannot be lost, threads from before.
+import { runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ThreadRoom } from "../../worker/thread/room";
+import { roomStub } from "../../worker/thread/room-stub";
+import { api, createThread, env, marker, messagesOf, script, settle, Socket, until } from "../helpers";
+import { countRows, insertThread } from "../http/util";
+
+const stubOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+const inRoom = <T>(threadId: string, fn: (room: ThreadRoom) => T) => runInDurableObject(stubOf(threadId), (room: ThreadRoom) => fn(room));
+const faults = (threadId: string, f: Partial<ThreadRoom["d1Faults"]>) => inRoom(threadId, (room) => void Object.assign(room.d1Faults, f));
+
+async function post(threadId: string, content: string, clientMessageId?: string) {
+  return api(`/api/threads/${threadId}/messages`, { body: { content, ...(clientMessageId ? { clientMessageId } : {}) } });
+}
+
+/** The JSON lines the objects log, as they are written (the objects share this isolate). */
+function logLines() {
+  const lines: any[] = [];
+  const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+    if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line));
+  });
+  return { lines, restore: () => spy.mockRestore() };
+}
+
+afterEach(() => settle());
+
+describe("D1 off the hot path", () => {
+  it("a warm thread's run makes no D1 round trip before the model request, and one in all (its flush)", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    expect((await post(thread.id, "warm me up")).status).toBe(202);
+    await ws.waitForRunEnd(1);
+    const log = logLines();
+    try {
+      expect((await post(thread.id, "now warm")).status).toBe(202);
+      await ws.waitForRunEnd(2);
+      const runId = ws.events("pipeline:start")[1].data.runId;
+      const finished: any = await until(async () => log.lines.find((l) => l.message === "run finished" && l.runId === runId), Boolean);
+      const mirrored: any = await until(async () => log.lines.find((l) => l.message === "run mirrored" && l.runId === runId), Boolean);
+      expect(finished.d1BeforeModel).toBe(0);
+      expect(finished.d1RoundTrips + mirrored.d1RoundTrips).toBe(1);
+    } finally {
+      log.restore();
+      ws.close();
+    }
+  });
+
+  it("a new thread's first run reads step 0's inputs in one D1 round trip", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const log = logLines();
+    try {
+      await post(thread.id, "cold");
+      await ws.waitForRunEnd(1);
+      const runId = ws.events("pipeline:start")[0].data.runId;
+      const finished: any = await until(async () => log.lines.find((l) => l.message === "run finished" && l.runId === runId), Boolean);
+      expect(finished.d1BeforeModel).toBe(1);
+    } finally {
+      log.restore();
+      ws.close();
+    }
+  });
+
+  it("goes on while D1 is down; once it is back, every message and run is in D1 exactly once", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await faults(thread.id, { down: true });
+    for (const content of ["one", "two", "three"]) expect((await post(thread.id, content, `down-${content}`)).status).toBe(202);
+    await ws.waitForRunEnd(3);
+    expect(ws.events("pipeline:complete")).toHaveLength(3);
+    // The object answers for itself: the messages are there, and D1 has none of them yet.
+    const texts = (await messagesOf(thread.id, "?kinds=text")).messages;
+    expect(texts).toHaveLength(6);
+    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(0);
+
+    await faults(thread.id, { down: false });
+    await until(() => countRows("messages", "thread_id = ? AND kind = 'text'", thread.id), (n) => n === 6, 15_000);
+    const runIds = ws.events("pipeline:start").map((f) => f.data.runId);
+    for (const m of texts) expect(await countRows("messages", "id = ?", m.id)).toBe(1);
+    for (const runId of runIds) expect(await countRows("agent_runs", "id = ?", runId)).toBe(1);
+    expect(await countRows("metrics", `run_id IN (${runIds.map(() => "?").join(",")})`, ...runIds)).toBe(runIds.length * 6);
+    const d1Thread = await env.DB.prepare("SELECT head_id, status FROM threads WHERE id = ?").bind(thread.id).first<any>();
+    expect(d1Thread).toEqual({ head_id: texts.filter((m) => m.role === "user").pop().id, status: "active" });
+    ws.close();
+  });
+
+  it("a restart in the middle of a flush loses and doubles nothing", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await faults(thread.id, { delayMs: 400 });
+    await post(thread.id, "flush me slowly", "slow-flush");
+    await ws.waitForRunEnd(1);
+    // The run's flush is waiting on D1 now; the object restarts under it.
+    await new Promise((r) => setTimeout(r, 100));
+    await runInDurableObject(stubOf(thread.id), (_room, state) => state.abort("restart mid-flush")).catch(() => {});
+    ws.close();
+    // The next touch (a client coming back) starts the new instance, which finds the outbox and
+    // flushes it again; without one, the watchdog alarm armed with the run does, within 30 s.
+    expect((await api(`/api/threads/${thread.id}`)).status).toBe(200);
+    const runId = ws.events("pipeline:start")[0].data.runId;
+    await until(() => countRows("agent_runs", "id = ?", runId), (n) => n === 1, 15_000);
+    const ids = (await messagesOf(thread.id)).messages.map((m) => m.id);
+    for (const id of ids) expect(await countRows("messages", "id = ?", id)).toBe(1);
+    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(ids.length);
+    expect(await countRows("metrics", "run_id = ?", runId)).toBe(6);
+  });
+});
+
+describe("the object answers for its thread", () => {
+  it("gives another user's id not found, from the object itself", async () => {
+    const thread = await createThread();
+    const stub = roomStub(env, thread.id);
+    const other = { threadId: thread.id, userId: "someone-else" };
+    for (const reply of [await stub.get(other), await stub.messages(other, { limit: 10 }), await stub.stop(other), await stub.accept(other, { content: "hi" })]) {
+      expect(reply).toEqual({ ok: false, error: { code: "not_found", message: "Thread not found" } });
+    }
+    expect((await stub.get({ threadId: thread.id, userId: "local" })).ok).toBe(true);
+    expect((await messagesOf(thread.id)).messages).toHaveLength(0);
+  });
+
+  it("holds its queue bound exactly against 60 concurrent posts", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang" }]);
+    const ws = await Socket.open(thread.id);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => post(thread.id, i === 0 ? m : `${m} queued ${i}`)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    expect((await messagesOf(thread.id, "?kinds=text&limit=500")).messages).toHaveLength(20);
+    await api(`/api/threads/${thread.id}/stop`, { method: "POST" });
+    await ws.waitForRunEnd(20, 20_000);
+    ws.close();
+  });
+});
+
+describe("threads from before the object was their store", () => {
+  async function legacyThread() {
+    const id = await insertThread({ ownerId: "local", name: "from D1" });
+    const now = Date.now() - 10_000;
+    const rows = [
+      ["msg_old1", "user", "first question", "cid-old-1"],
+      ["msg_old2", "assistant", "first answer", null],
+      ["msg_old3", "user", "second question", null],
+      ["msg_old4", "assistant", "second answer", null],
+    ].map(([mid, role, content, cid], i) =>
+      env.DB.prepare("INSERT INTO messages (id, thread_id, role, kind, source, content, metadata, client_message_id, created_at) VALUES (?, ?, ?, 'text', 'web', ?, '{}', ?, ?)")
+        .bind(`${mid}_${id}`, id, role, content, cid, now + i),
+    );
+    await env.DB.batch(rows);
+    return id;
+  }
+
+  it("loads from D1 once, on first touch, as one branch", async () => {
+    const id = await legacyThread();
+    const { messages } = await messagesOf(id);
+    expect(messages.map((m) => [m.role, m.content, m.parentId])).toEqual([
+      ["user", "first question", null],
+      ["assistant", "first answer", `msg_old1_${id}`],
+      ["user", "second question", `msg_old1_${id}`],
+      ["assistant", "second answer", `msg_old3_${id}`],
+    ]);
+    const { thread } = await (await api(`/api/threads/${id}`)).json<any>();
+    expect(thread).toMatchObject({ name: "from D1", headId: `msg_old3_${id}` });
+  });
+
+  it("answers a clientMessageId D1 already had as a duplicate, and runs nothing", async () => {
+    const id = await legacyThread();
+    const again = await post(id, "first question", "cid-old-1");
+    expect(again.status).toBe(200);
+    expect((await again.json<any>()).message.id).toBe(`msg_old1_${id}`);
+    expect(await inRoom(id, (room) => room.activity())).toEqual({ running: false, queued: 0 });
+  });
+});
