@@ -72,26 +72,28 @@ describe("a restart at each step boundary of a run", () => {
   });
 
   it("after the answer is stored, before its end event: complete, with one answer and no interrupted", async () => {
-    let hold: () => void = () => {};
+    // A command in the answer is taken after the answer is stored and before the end event; this
+    // plugin's command handler never finishes, so the restart comes exactly in between.
     const stuck: PluginDefinition = {
-      name: "stuck-at-the-end",
+      name: "stuck-on-a-command",
       version: "1",
-      hookTimeoutMs: { onPipelineComplete: 60_000 },
-      register: () => ({ onPipelineComplete: () => new Promise<void>((r) => (hold = r)) }),
+      hookTimeoutMs: { onCommand: 60_000 },
+      register: () => ({ onCommand: (c) => (c.name === "stall" ? new Promise<boolean>(() => {}) : false) }),
     };
     await withPlugin(stuck, async () => {
       const thread = await createThread();
+      const m = marker();
+      await script(m, [{ kind: "text", text: "Here is the answer.\n/stall now" }]);
       const ws = await Socket.open(thread.id);
-      await send(thread.id, "answer me, then stall");
-      // The answer is stored and broadcast; the run waits for the plugin before its end event.
+      await send(thread.id, m);
       await ws.waitFor((f) => f.some((x) => x.event === "chat:message" && x.data.message.role === "assistant"));
+      await new Promise((r) => setTimeout(r, 100));
       expect(ws.events("pipeline:complete")).toHaveLength(0);
       await abortAllDurableObjects();
-      hold();
       const client = await Socket.open(thread.id, "?since=0");
       await client.waitForRunEnd(1, 15_000);
       expect(runsOf(client.frames).map((e) => e.event)).toEqual(["pipeline:complete"]);
-      expect(await answersOf(thread.id)).toEqual([["Echo: answer me, then stall", null]]);
+      expect(await answersOf(thread.id)).toEqual([["Here is the answer.\n/stall now", null]]);
       client.close();
     });
   });

@@ -4,7 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { roomStub } from "../../worker/thread/room-stub";
-import { api, createThread, env, marker, messagesOf, script, settle, Socket, until } from "../helpers";
+import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests } from "../helpers";
 import { countRows, insertThread } from "../http/util";
 
 const stubOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
@@ -172,5 +172,64 @@ describe("threads from before the object was their store", () => {
     expect(again.status).toBe(200);
     expect((await again.json<any>()).message.id).toBe(`msg_old1_${id}`);
     expect(await inRoom(id, (room) => room.activity())).toEqual({ running: false, queued: 0 });
+  });
+});
+
+describe("step 0's cached inputs", () => {
+  const systemText = (body: any) => (body.system ?? []).map((b: any) => b.text).join("\n");
+  const putDirect = (path: string, content: string) =>
+    env.DB.prepare("INSERT OR REPLACE INTO context_files (owner_id, path, content, bytes, updated_at) VALUES ('local', ?, ?, ?, ?)")
+      .bind(path, content, content.length, Date.now())
+      .run();
+  /** Makes the object's copy of step 0's inputs `ageMs` old, as if read that long ago. */
+  const age = (threadId: string, ageMs: number) =>
+    inRoom(threadId, (room: any) => {
+      room.stepZero.cached.fetchedAt = Date.now() - ageMs;
+    });
+
+  it("a change through the API applies from the next run (the active thread's object is told)", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const m = marker();
+    await post(thread.id, `first ${m}`);
+    await ws.waitForRunEnd(1);
+    const path = `notes/pushed-${crypto.randomUUID().slice(0, 8)}.md`;
+    expect((await api(`/api/context/${path}`, { method: "PUT", body: { content: "PUSHED-NOTE" } })).status).toBe(200);
+    await post(thread.id, `second ${m}`);
+    await ws.waitForRunEnd(2);
+    const [first, second] = await upstreamRequests(m);
+    expect(systemText(first.body)).not.toContain("PUSHED-NOTE");
+    expect(systemText(second.body)).toContain("PUSHED-NOTE");
+    await api(`/api/context/${path}`, { method: "DELETE" });
+    ws.close();
+  });
+
+  it("a change the object was not told of: revalidated after a run once past STEP0_FRESH_MS, read first past STEP0_MAX_AGE_MS", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const m = marker();
+    await post(thread.id, `warm ${m}`);
+    await ws.waitForRunEnd(1);
+    const path = `notes/quiet-${crypto.randomUUID().slice(0, 8)}.md`;
+    await putDirect(path, "QUIET-NOTE");
+    // Fresh: used as is.
+    await post(thread.id, `fresh ${m}`);
+    await ws.waitForRunEnd(2);
+    // Older than STEP0_FRESH_MS (5 s): this run uses it, and its flush reads it again.
+    await age(thread.id, 6_000);
+    await post(thread.id, `stale ${m}`);
+    await ws.waitForRunEnd(3);
+    await until(() => inRoom(thread.id, (room: any) => room.stepZero.current.contextFiles.some((f: any) => f.path === path)), Boolean);
+    await post(thread.id, `revalidated ${m}`);
+    await ws.waitForRunEnd(4);
+    // Older than STEP0_MAX_AGE_MS (10 min): read again before the run.
+    await putDirect(path, "QUIET-NOTE-2");
+    await age(thread.id, 11 * 60_000);
+    await post(thread.id, `too old ${m}`);
+    await ws.waitForRunEnd(5);
+    const texts = (await upstreamRequests(m)).map((r) => systemText(r.body));
+    expect(texts.map((t) => (t.includes("QUIET-NOTE-2") ? 2 : t.includes("QUIET-NOTE") ? 1 : 0))).toEqual([0, 0, 0, 1, 2]);
+    await api(`/api/context/${path}`, { method: "DELETE" });
+    ws.close();
   });
 });

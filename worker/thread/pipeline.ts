@@ -165,11 +165,12 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
       }
     }
 
-    // Step 8.
+    // Step 8: the run is complete for its clients; then the plugins that keep records of it (activity,
+    // usage, a task's evaluation), as the seed's sendToThread did after handleMessage returned.
     const durationMs = Date.now() - run.startedAt;
     const outcome = rec.outcome({ status: "completed", durationMs, result, prompt, assistantMessage: stored.assistant, commandsHandled, commandsUnhandled, usage: result.usage });
-    await plugins.notify("onPipelineComplete", outcome, run);
     endRun(deps, run, stored.thread, { status: "completed", commandsHandled, commandsUnhandled, durationMs });
+    await plugins.notify("onPipelineComplete", outcome, run);
     return outcome;
   } catch (err) {
     rec.coalescer.flush();
@@ -213,8 +214,8 @@ export async function failRun(
     commandsUnhandled: [],
     usage: got.usage,
   });
-  await deps.plugins.notify("onPipelineComplete", outcome, run);
   endRun(deps, run, stored.thread, end);
+  await deps.plugins.notify("onPipelineComplete", outcome, run);
   return outcome;
 }
 

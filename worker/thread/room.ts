@@ -220,6 +220,7 @@ export class ThreadRoom extends DurableObject<Env> {
     await this.plugins.stop();
     this.sockets.closeAll("thread deleted");
     await this.store.destroy();
+    this.alarms.cleared();
     this.view.forget();
     return ok(null);
   }
@@ -245,6 +246,7 @@ export class ThreadRoom extends DurableObject<Env> {
   }
 
   async alarm(): Promise<void> {
+    this.alarms.cleared();
     if (this.closing || this.store.deleted) return;
     await this.queue.heartbeat();
     await this.mirror.onAlarm();
