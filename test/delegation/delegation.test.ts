@@ -160,8 +160,11 @@ describe("delegation", () => {
     await ws.waitFor((f) => f.some((x) => x.event === "thread:notification"));
     expect(ws.events("task:failed")[0].data.task.status).toBe("cancelled");
     expect((await api(`/api/tasks/${running.id}/cancel`, { method: "POST" })).status).toBe(409);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(ws.events("pipeline:start")).toHaveLength(1); // the notification did not make the parent run
+    // Sync point: a message to the parent runs after anything the notification could have queued.
+    const next = await api(`/api/threads/${parent.id}/messages`, { body: { content: "after the cancel" } });
+    const nextId = (await next.json<any>()).message.id;
+    await ws.waitForRunEnd(2);
+    expect(ws.events("pipeline:start").map((f) => f.data.messageId)[1]).toBe(nextId); // the notification did not run the parent
     expect((await tasksOf(parent.id))[0].status).toBe("cancelled");
     expect((await api(`/api/tasks/task_nope/cancel`, { method: "POST" })).status).toBe(404);
     ws.close();

@@ -207,8 +207,10 @@ describe("the queue", () => {
     const again = await api(`/api/chat`, { body: { threadId: thread.id, ...body } });
     expect(again.status).toBe(200);
     expect((await again.json<any>()).message.id).toBe(m1.id);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(ws.events("pipeline:start")).toHaveLength(1);
+    // Sync point: a new message runs after anything the repeats could have queued (FIFO).
+    const next = await send(thread.id, "after the repeats");
+    await ws.waitForRunEnd(2);
+    expect(ws.events("pipeline:start").map((f) => f.data.messageId)).toEqual([m1.id, next.id]);
     const users = (await messagesOf(thread.id)).messages.filter((x) => x.role === "user");
     expect(users).toHaveLength(1);
     ws.close();

@@ -10,11 +10,15 @@ type Block =
 
 export interface StreamedMessage {
   content: Anthropic.ContentBlockParam[];
-  text: string;
   usage: Usage;
   stopReason: string | null;
+}
+
+/** How far a response got: whether the user saw any of it, and what it has cost so far. */
+export interface StreamProgress {
   /** True once any delta arrived: from then on a retry would repeat what the user already saw. */
   started: boolean;
+  usage: Usage;
 }
 
 /**
@@ -22,11 +26,6 @@ export interface StreamedMessage {
  * `onEvent` as it comes. Thinking blocks keep their signatures byte for byte: the API refuses a
  * conversation whose thinking was altered.
  */
-/** How far a response got: whether the user saw any of it, and what it has cost so far. */
-export interface StreamProgress {
-  started: boolean;
-  usage: Usage;
-}
 
 export async function readStream(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
@@ -102,10 +101,8 @@ export async function readStream(
         break;
     }
   }
-  const content = toParams(blocks);
-  const text = content.map((b) => (b.type === "text" ? b.text : "")).join("");
   if (!stopped) throw new CutStreamError("stream ended before message_stop");
-  return { content, text, usage, stopReason, started: progress.started };
+  return { content: toParams(blocks), usage, stopReason };
 }
 
 function toParams(blocks: Block[]): Anthropic.ContentBlockParam[] {

@@ -4,19 +4,10 @@ export type ApiContent = Anthropic.ContentBlockParam;
 /** A turn of the conversation (the API's system-role messages are not used: `system` is separate). */
 export type ApiMessage = { role: "user" | "assistant"; content: string | ApiContent[] };
 
-/** What the model produced, as it arrives; the pipeline hands these to plugins and sockets. */
-export type StreamEvent =
-  | { type: "text"; delta: string }
-  | { type: "thinking"; delta: string }
-  | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown }
-  | { type: "tool_result"; toolUseId: string; toolName: string; content: string; isError: boolean };
+import type { StreamEvent, Usage } from "../../protocol";
 
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
+/** What the model produced, as it arrives (declared with the protocol: it is what clients receive). */
+export type { StreamEvent, Usage };
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
