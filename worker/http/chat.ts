@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { MAX_CLIENT_MESSAGE_ID, MAX_CONTENT_CHARS } from "../../protocol";
+import type { Accepted } from "../thread/intake";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
@@ -13,17 +14,19 @@ const clientMessageId = z.string().min(1).max(MAX_CLIENT_MESSAGE_ID).optional();
 const postBody = z.strictObject({ content, clientMessageId });
 const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId });
 const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
+const regenerateBody = z.strictObject({ clientMessageId });
+const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
+
+/** 202 for a message just accepted; 200 for a clientMessageId seen before (nothing runs again). */
+function answerAccepted(c: Context<AppEnv>, reply: Accepted) {
+  const { message, duplicate } = fromRoom(reply);
+  return c.json({ message }, duplicate ? 200 : 202);
+}
 
 /** Hands the message to its thread's object, which stores it before answering: no D1 on the way. */
 async function post(c: Context<AppEnv>, threadId: string, body: { content: string; clientMessageId?: string }) {
-  const reply = await roomStub(c.env, threadId).accept(callerOf(c, threadId), {
-    content: body.content,
-    clientMessageId: body.clientMessageId,
-    role: "user",
-    source: "web",
-  });
-  const { message, duplicate } = fromRoom(reply);
-  return c.json({ message }, duplicate ? 200 : 202);
+  const input = { content: body.content, clientMessageId: body.clientMessageId, role: "user" as const, source: "web" };
+  return answerAccepted(c, await roomStub(c.env, threadId).accept(callerOf(c, threadId), input));
 }
 
 /** Routes that reach a thread's object: messages in, stop, the socket, prewarm. */
@@ -32,6 +35,18 @@ export const chatRoutes = new Hono<AppEnv>()
   .post("/chat", async (c) => {
     const body = await jsonBody(c, chatBody);
     return post(c, body.threadId, body);
+  })
+  .post("/threads/:id/messages/:messageId/edit", async (c) => {
+    const body = await jsonBody(c, postBody);
+    return answerAccepted(c, await roomStub(c.env, c.req.param("id")).edit(callerOf(c), c.req.param("messageId"), { ...body, source: "web" }));
+  })
+  .post("/threads/:id/messages/:messageId/regenerate", async (c) => {
+    const { clientMessageId } = await jsonBody(c, regenerateBody);
+    return answerAccepted(c, await roomStub(c.env, c.req.param("id")).regenerate(callerOf(c), c.req.param("messageId"), clientMessageId));
+  })
+  .put("/threads/:id/head", async (c) => {
+    const { messageId } = await jsonBody(c, headBody);
+    return c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).setHead(callerOf(c), messageId)) });
   })
   .post("/threads/:id/stop", async (c) => c.json(fromRoom(await roomStub(c.env, c.req.param("id")).stop(callerOf(c))), 202))
   .get("/threads/:id/ws", async (c) => {

@@ -7,7 +7,7 @@ import { consoleLogger } from "../lib/logger";
 import { newId, type MonotonicClock } from "../lib/ids";
 import type { NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
-import type { AcceptInput } from "./room";
+import type { AcceptInput } from "./intake";
 import { roomStub, unwrap } from "./room-stub";
 import type { RoomStore } from "./store";
 import { publicThread } from "./store/thread-row";

@@ -6,17 +6,18 @@
 //   onClose     (webSocketClose)
 //   onAlarm     (alarm) the run queue's watchdog and the mirror's retries
 import { DurableObject } from "cloudflare:workers";
-import type { EventMap, EventName, Message, MessageMetadata, Thread } from "../../protocol";
+import type { EventMap, EventName, Message, Thread } from "../../protocol";
 import { database, newUsage, type Db } from "../db/client";
 import { configOf, type Config, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
-import { MonotonicClock, newId } from "../lib/ids";
+import { MonotonicClock } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
 import type { NewThread } from "../plugins/contract";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
 import { Alarms } from "./alarms";
 import { Broadcaster } from "./broadcaster";
+import { Intake, type Accepted, type AcceptInput } from "./intake";
 import { importFromD1 } from "./legacy-import";
 import { Mirror } from "./mirror";
 import { ModelView } from "./model-view";
@@ -25,20 +26,10 @@ import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
 import { RunQueue } from "./run-queue";
 import { SocketHub } from "./sockets";
 import { StepZero } from "./step-zero";
-import { RoomStore, type ListQuery, type MessageRecord, type ThreadRecord } from "./store";
+import { RoomStore, type ListQuery, type ThreadRecord } from "./store";
 import { publicThread } from "./store/thread-row";
 import { ThreadWriter } from "./writer";
 
-export interface AcceptInput {
-  content: string;
-  clientMessageId?: string;
-  role?: "user" | "system";
-  source?: string;
-  metadata?: MessageMetadata;
-  taskId?: string;
-  /** false: store and broadcast only (a notification), no pipeline run. */
-  run?: boolean;
-}
 
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
 export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
@@ -61,6 +52,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly view: ModelView;
   private readonly queue: RunQueue;
   private readonly sockets: SocketHub;
+  private readonly intake: Intake;
   private importing: Promise<ThreadRecord | null> | null = null;
   /** Set once the thread is being deleted: this instance takes no more work. */
   private closing = false;
@@ -95,6 +87,16 @@ export class ThreadRoom extends DurableObject<Env> {
     };
     this.queue = new RunQueue({ pipeline, alarms: this.alarms, d1: this.d1Usage, afterRun: (runId) => this.afterRun(runId) });
     this.sockets = new SocketHub(ctx, this.store, this.events, () => this.queue.running?.runId ?? null);
+    this.intake = new Intake({
+      store: this.store,
+      writer: this.writer,
+      events: this.events,
+      queue: this.queue,
+      mirror: this.mirror,
+      config: this.config,
+      clock: this.clock,
+      waitUntil: (p) => ctx.waitUntil(p),
+    });
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
@@ -157,19 +159,26 @@ export class ThreadRoom extends DurableObject<Env> {
   }
 
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
-  async accept(who: Caller, input: AcceptInput): Promise<RoomReply<{ message: Message; duplicate: boolean }>> {
+  async accept(who: Caller, input: AcceptInput): Promise<Accepted> {
     const t = await this.open(who);
-    if (!t) return notFound();
-    // From here to the enqueue nothing awaits: concurrent posts see each other, and the bound holds.
-    const known = input.clientMessageId ? this.store.messages.byClientId(input.clientMessageId) : null;
-    if (known) return ok({ message: this.store.messages.present(known), duplicate: true });
-    if (t.status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
-    const runs = input.run !== false;
-    const queued = this.store.runs.queued();
-    if (runs && queued >= this.config.maxQueuedMessages) {
-      return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
-    }
-    return ok({ message: this.storeInput(t, input), duplicate: false });
+    return t ? this.intake.accept(t, input) : notFound();
+  }
+
+  /** A new version of a user message, on a branch of its own that becomes current. */
+  async edit(who: Caller, messageId: string, input: AcceptInput): Promise<Accepted> {
+    const t = await this.open(who);
+    return t ? this.intake.edit(t, messageId, input) : notFound();
+  }
+
+  async regenerate(who: Caller, messageId: string, clientMessageId?: string): Promise<Accepted> {
+    const t = await this.open(who);
+    return t ? this.intake.regenerate(t, messageId, clientMessageId) : notFound();
+  }
+
+  /** Switches to the branch that holds a user message. */
+  async setHead(who: Caller, messageId: string): Promise<RoomReply<Thread>> {
+    const t = await this.open(who);
+    return t ? this.intake.setHead(t, messageId) : notFound();
   }
 
   async stop(who: Caller): Promise<RoomReply<{ stopped: boolean }>> {
@@ -271,39 +280,6 @@ export class ThreadRoom extends DurableObject<Env> {
     return t;
   }
 
-  /** A message into the thread, in one transaction: an input moves the head and joins the queue. */
-  private storeInput(t: ThreadRecord, input: AcceptInput): Message {
-    const runs = input.run !== false;
-    const message = this.store.transaction(() => {
-      const now = this.clock.now();
-      const record: MessageRecord = {
-        id: newId("msg", now),
-        threadId: t.id,
-        role: input.role ?? "user",
-        kind: "text",
-        source: input.source ?? "web",
-        content: input.content,
-        model: null,
-        metadata: input.metadata ?? {},
-        clientMessageId: input.clientMessageId ?? null,
-        parentId: t.headId,
-        input: runs,
-        createdAt: now,
-      };
-      this.writer.addMessage(record);
-      const message = this.store.messages.present(record);
-      this.writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
-      if (runs) this.store.runs.enqueue(message.id, input.taskId ?? null);
-      this.events.emit("chat:message", { threadId: t.id, message });
-      return message;
-    });
-    if (runs) {
-      this.queue.arm();
-      void this.queue.pump();
-    } else this.ctx.waitUntil(this.mirror.flush());
-    return message;
-  }
-
   private afterRun(runId: string): void {
     const owner = this.store.thread.get()?.ownerId;
     if (!owner || this.closing) return;
@@ -325,7 +301,11 @@ export class ThreadRoom extends DurableObject<Env> {
       plugins: () => this.plugins,
       contextFiles: () => this.stepZero.current?.contextFiles ?? [],
       sockets: () => this.ctx.getWebSockets(),
-      accept: async (input: AcceptInput) => this.storeInput(this.thread(), input),
+      accept: async (input: AcceptInput) => {
+        const reply = this.intake.accept(this.thread(), input);
+        if (!reply.ok) throw new Error(reply.error.message);
+        return reply.value.message;
+      },
       emit: <K extends EventName>(event: K, data: EventMap[K]) => this.events.emit(event, data),
     };
   }

@@ -33,7 +33,7 @@ WITH RECURSIVE path(id) AS (
   SELECT id FROM messages WHERE id = ?
   UNION ALL SELECT m.parent_id FROM messages m JOIN path p ON m.id = p.id WHERE m.parent_id IS NOT NULL
 )`;
-const ON_BRANCH = "(id IN (SELECT id FROM path) OR parent_id IN (SELECT id FROM path) OR (parent_id IS NULL AND input = 0))";
+const ON_BRANCH = "(id IN (SELECT id FROM path) OR (input = 0 AND (parent_id IN (SELECT id FROM path) OR parent_id IS NULL)))";
 
 export class MessageStore {
   constructor(

@@ -1,0 +1,137 @@
+// What comes into a thread: posted messages, edits and regenerations (new branches of the exchange
+// tree), and switches between branches. Every input is stored, queued and broadcast in one
+// transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
+import type { Message, MessageMetadata, Thread } from "../../protocol";
+import type { Config } from "../env";
+import { newId, type MonotonicClock } from "../lib/ids";
+import type { Broadcaster } from "./broadcaster";
+import type { Mirror } from "./mirror";
+import { ok, refuse, type RoomReply } from "./room-stub";
+import type { RunQueue } from "./run-queue";
+import type { MessageRecord, RoomStore, ThreadRecord } from "./store";
+import { publicThread } from "./store/thread-row";
+import type { ThreadWriter } from "./writer";
+
+export interface AcceptInput {
+  content: string;
+  clientMessageId?: string;
+  role?: "user" | "system";
+  source?: string;
+  metadata?: MessageMetadata;
+  taskId?: string;
+  /** false: store and broadcast only (a notification), no pipeline run. */
+  run?: boolean;
+}
+
+export type Accepted = RoomReply<{ message: Message; duplicate: boolean }>;
+
+interface IntakeDeps {
+  store: RoomStore;
+  writer: ThreadWriter;
+  events: Broadcaster;
+  queue: RunQueue;
+  mirror: Mirror;
+  config: Config;
+  clock: MonotonicClock;
+  waitUntil(p: Promise<unknown>): void;
+}
+
+/** The messages a thread:updated carries after a branch change: the new branch, as GET lists it. */
+const BRANCH_PAGE = 100;
+
+export class Intake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  /** A message after the thread's head (a post, a notification, a task's iteration). */
+  accept(t: ThreadRecord, input: AcceptInput): Accepted {
+    return this.admit(t, input, () => t.headId);
+  }
+
+  /** A new version of user message `messageId`: same parent, so a sibling; it becomes the head. */
+  edit(t: ThreadRecord, messageId: string, input: AcceptInput): Accepted {
+    const target = this.deps.store.messages.get(messageId);
+    if (!target) return refuse("not_found", "No such message in this thread");
+    if (target.role !== "user" || !target.input) return refuse("invalid_request", "Only a user message can be edited");
+    return this.admit(t, { ...input, role: "user", source: input.source ?? "web" }, () => target.parentId, true);
+  }
+
+  /**
+   * The same question asked again: user message `messageId` (or the one an assistant message answers)
+   * edited to its own content, marked with `metadata.regenerates`.
+   */
+  regenerate(t: ThreadRecord, messageId: string, clientMessageId?: string): Accepted {
+    const target = this.deps.store.messages.get(messageId);
+    if (!target) return refuse("not_found", "No such message in this thread");
+    const question = target.input ? target : target.parentId ? this.deps.store.messages.get(target.parentId) : null;
+    if (!question || question.role !== "user") return refuse("invalid_request", "This message answers no user message");
+    return this.edit(t, question.id, { content: question.content, clientMessageId, metadata: { regenerates: messageId } });
+  }
+
+  /** Makes the branch that holds user message `messageId` current; its head is its newest leaf. */
+  setHead(t: ThreadRecord, messageId: string): RoomReply<Thread> {
+    const { store } = this.deps;
+    const target = store.messages.get(messageId);
+    if (!target) return refuse("not_found", "No such message in this thread");
+    if (!target.input || target.role !== "user") return refuse("invalid_request", "Give the id of a user message");
+    if (store.runs.queued() > 0) return refuse("conflict", "A run is in progress; switch branches once it has ended");
+    const headId = store.messages.newestLeaf(target.id);
+    const updated = store.transaction(() => {
+      const thread = this.deps.writer.updateThread({ headId });
+      this.announceBranch(thread);
+      return thread;
+    });
+    this.deps.waitUntil(this.deps.mirror.flush());
+    return ok(publicThread(updated));
+  }
+
+  /** Stores an input (deduplicated by clientMessageId, bounded by the queue) and queues its run. */
+  private admit(t: ThreadRecord, input: AcceptInput, parentOf: () => string | null, branches = false): Accepted {
+    const { store, config } = this.deps;
+    const known = input.clientMessageId ? store.messages.byClientId(input.clientMessageId) : null;
+    if (known) return ok({ message: store.messages.present(known), duplicate: true });
+    if (t.status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
+    const runs = input.run !== false;
+    const queued = store.runs.queued();
+    if (runs && queued >= config.maxQueuedMessages) {
+      return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
+    }
+    const message = store.transaction(() => this.store(t, input, parentOf(), runs, branches));
+    if (runs) {
+      this.deps.queue.arm();
+      void this.deps.queue.pump();
+    } else this.deps.waitUntil(this.deps.mirror.flush());
+    return ok({ message, duplicate: false });
+  }
+
+  private store(t: ThreadRecord, input: AcceptInput, parentId: string | null, runs: boolean, branches: boolean): Message {
+    const { store, writer, events, clock } = this.deps;
+    const now = clock.now();
+    const record: MessageRecord = {
+      id: newId("msg", now),
+      threadId: t.id,
+      role: input.role ?? "user",
+      kind: "text",
+      source: input.source ?? "web",
+      content: input.content,
+      model: null,
+      metadata: input.metadata ?? {},
+      clientMessageId: input.clientMessageId ?? null,
+      parentId: runs ? parentId : t.headId,
+      input: runs,
+      createdAt: now,
+    };
+    writer.addMessage(record);
+    const message = store.messages.present(record);
+    const thread = writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
+    if (runs) store.runs.enqueue(message.id, input.taskId ?? null);
+    events.emit("chat:message", { threadId: t.id, message });
+    if (branches) this.announceBranch(thread);
+    return message;
+  }
+
+  /** Other tabs follow a branch change: the thread with its new head, and the branch's messages. */
+  private announceBranch(t: ThreadRecord): void {
+    const messages = this.deps.store.messages.listBranch(t.headId, { limit: BRANCH_PAGE }) ?? [];
+    this.deps.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t), messages });
+  }
+}
