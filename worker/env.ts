@@ -4,6 +4,10 @@ import type { ThreadRoom } from "./thread/room";
 export interface Env {
   DB: D1Database;
   THREAD_ROOM: DurableObjectNamespace<ThreadRoom>;
+  /** Attachments' bytes, at `<owner>/<thread>/<attachment id>`. */
+  FILES: R2Bucket;
+  /** Bytes of attachments each user may keep (default 100 MiB). */
+  USER_STORAGE_QUOTA_BYTES?: string;
   /** none | token | access */
   AUTH_MODE?: string;
   /** token mode: "token1:userA,token2:userB" (a secret) */
@@ -51,6 +55,7 @@ export interface Config {
   /** Older than this, or invalidated, they are read again before the run (one D1 batch). */
   step0MaxAgeMs: number;
   d1LatencyMs: number;
+  userStorageQuotaBytes: number;
 }
 
 export const VERSION = "0.2.0";
@@ -81,6 +86,7 @@ export function configOf(env: Env): Config {
       step0FreshMs: numberVar(env.STEP0_FRESH_MS, 5_000),
       step0MaxAgeMs: numberVar(env.STEP0_MAX_AGE_MS, 10 * 60_000),
       d1LatencyMs: numberVar(env.D1_LATENCY_MS, 0),
+      userStorageQuotaBytes: numberVar(env.USER_STORAGE_QUOTA_BYTES, 100 * 1024 * 1024),
     };
     parsed.set(env, config);
   }

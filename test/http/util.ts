@@ -24,7 +24,7 @@ export async function callApp(appEnv: Env, path: string, opts: CallOptions = {})
     new Request(`https://app.test${path}`, {
       method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
       headers,
-      body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : typeof opts.body === "string" || opts.body instanceof Uint8Array ? opts.body : JSON.stringify(opts.body),
     }),
     appEnv,
     ctx,

@@ -21,7 +21,8 @@ function systemOf(body: any): { text: string; block: any } {
 }
 
 /** The context plugin's section (it is the first thing in `system`). */
-const contextSection = (body: any) => systemOf(body).text.split(SEP)[0];
+/** The context section of the system prompt (after the base prompt, before the delegation guide). */
+const contextSection = (body: any) => systemOf(body).text.split(SEP).find((s) => s.startsWith("# Context")) ?? "";
 
 async function setContextSettings(settings: Record<string, unknown>) {
   const res = await api("/api/plugins/context", { method: "PATCH", body: { settings } });

@@ -145,7 +145,26 @@ export const contextFiles = sqliteTable(
   (t) => [primaryKey({ columns: [t.ownerId, t.path] })],
 );
 
+/** Files sent with messages: the bytes are in R2 (the FILES bucket), the record and quota here. */
+export const attachments = sqliteTable(
+  "attachments",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    mediaType: text("media_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    r2Key: text("r2_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("attachments_owner").on(t.ownerId), index("attachments_thread").on(t.threadId)],
+);
+
 export type ThreadRow = typeof threads.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
 export type RunRow = typeof agentRuns.$inferSelect;

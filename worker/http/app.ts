@@ -7,24 +7,30 @@ import { authenticate } from "./auth";
 import { ApiError, errorResponse, handleError } from "./errors";
 import type { AppEnv } from "./app-env";
 import { threadRoutes } from "./threads";
+import { exportRoutes } from "./export";
+import { attachmentRoutes } from "./attachments";
+import { searchRoutes } from "./search";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
 
 export const app = new Hono<AppEnv>();
 
-app.use(
-  "/api/*",
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => errorResponse(c, new ApiError("too_large", `Bodies are limited to ${MAX_BODY_BYTES} bytes`)),
-  }),
-);
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: (c) => errorResponse(c, new ApiError("too_large", `Bodies are limited to ${MAX_BODY_BYTES} bytes`)),
+});
+// Uploads are files, limited by their type (worker/http/attachments.ts); every other body is JSON.
+const UPLOAD = /^\/api\/threads\/[^/]+\/attachments$/;
+app.use("/api/*", (c, next) => (c.req.method === "POST" && UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
 app.use("/api/*", authenticate);
 
 app.get("/api/health", (c) =>
   c.json({ ok: true, version: VERSION, model: { provider: providerOf(c.env), default: configOf(c.env).defaultModel } }),
 );
 app.route("/api/threads", threadRoutes);
+app.route("/api/threads", exportRoutes);
+app.route("/api/threads", attachmentRoutes);
+app.route("/api/search", searchRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { MAX_CLIENT_MESSAGE_ID, MAX_CONTENT_CHARS } from "../../protocol";
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_CLIENT_MESSAGE_ID, MAX_CONTENT_CHARS, type PostMessageBody } from "../../protocol";
 import type { Accepted } from "../thread/intake";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
@@ -11,8 +11,9 @@ const content = z
   .max(MAX_CONTENT_CHARS)
   .refine((s) => s.trim().length > 0, "must not be empty");
 const clientMessageId = z.string().min(1).max(MAX_CLIENT_MESSAGE_ID).optional();
-const postBody = z.strictObject({ content, clientMessageId });
-const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId });
+const attachments = z.array(z.string().min(1).max(100)).max(MAX_ATTACHMENTS_PER_MESSAGE).optional();
+const postBody = z.strictObject({ content, clientMessageId, attachments });
+const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId, attachments });
 const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
 const regenerateBody = z.strictObject({ clientMessageId });
 const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
@@ -24,8 +25,8 @@ function answerAccepted(c: Context<AppEnv>, reply: Accepted) {
 }
 
 /** Hands the message to its thread's object, which stores it before answering: no D1 on the way. */
-async function post(c: Context<AppEnv>, threadId: string, body: { content: string; clientMessageId?: string }) {
-  const input = { content: body.content, clientMessageId: body.clientMessageId, role: "user" as const, source: "web" };
+async function post(c: Context<AppEnv>, threadId: string, body: PostMessageBody) {
+  const input = { content: body.content, clientMessageId: body.clientMessageId, attachments: body.attachments, role: "user" as const, source: "web" };
   return answerAccepted(c, await roomStub(c.env, threadId).accept(callerOf(c, threadId), input));
 }
 

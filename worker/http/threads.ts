@@ -8,6 +8,7 @@ import { toThread } from "../db/shapes";
 import { decodeCursor, listThreads, threadFamily } from "../db/threads";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
+import { deleteThreadFiles } from "./attachments";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
@@ -69,6 +70,7 @@ export const threadRoutes = new Hono<AppEnv>()
     const family = await threadFamily(db, who.threadId);
     // The objects first: once one is empty (and tombstoned) nothing can write its rows to D1 again.
     await Promise.all(family.map((threadId) => roomStub(c.env, threadId).destroy({ threadId, userId: who.userId })));
+    await deleteThreadFiles(c, who.userId, family);
     await db.delete(threads).where(inArray(threads.id, family));
     return c.body(null, 204);
   })

@@ -1,3 +1,4 @@
+import { refOf, refTokens } from "./attachment-refs";
 import type { ApiContent, ApiMessage } from "./types";
 
 /**
@@ -23,7 +24,8 @@ function asBlocks(content: ApiMessage["content"]): ApiContent[] {
 
 /** A cheap, deliberately generous token estimate (about 4 characters a token). */
 export function estimateTokens(message: ApiMessage): number {
-  return Math.ceil(JSON.stringify(message.content).length / 4) + 4;
+  const files = typeof message.content === "string" ? 0 : message.content.reduce((n, b) => n + (refOf(b) ? refTokens(refOf(b)!) : 0), 0);
+  return Math.ceil(JSON.stringify(message.content).length / 4) + 4 + files;
 }
 
 /** One turn of the conversation, under the exchange (the input message's id) it belongs to. */

@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
 import { readStream, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { normalizeConversation } from "./conversation";
+import type { ApiContent } from "./types";
 import {
   addUsage,
   emptyUsage,
@@ -19,6 +20,10 @@ export interface InvokeRequest {
   system: string;
   /** This turn's user text. */
   prompt: string;
+  /** Blocks that go before the text in this turn's user message (attachment references). */
+  attachments?: ApiContent[];
+  /** Turns the conversation into what is sent, just before each request (attachments' bytes). */
+  prepare?(messages: ApiMessage[]): Promise<ApiMessage[]>;
   /** The resident conversation before this turn, already inside the token budget. */
   history: ApiMessage[];
   tools: ModelTool[];
@@ -60,7 +65,7 @@ export class Invoker {
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
-    const turns: ApiMessage[] = [{ role: "user", content: [{ type: "text", text: req.prompt }] }];
+    const turns: ApiMessage[] = [{ role: "user", content: [...(req.attachments ?? []), { type: "text", text: req.prompt }] }];
     let usage = emptyUsage();
     let output = "";
     let toolCalls = 0;
@@ -123,7 +128,7 @@ export class Invoker {
     const params: Anthropic.MessageCreateParamsStreaming = {
       model: req.model,
       max_tokens: this.opts.maxTokens,
-      messages: normalizeConversation(messages),
+      messages: normalizeConversation(req.prepare ? await req.prepare(messages) : messages),
       stream: true,
     };
     if (req.system) params.system = [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }];

@@ -55,18 +55,29 @@ function answer(req: OfflineRequest, inputTokens: number): Sse[] {
     );
   }
   const excerpt = said.length > 280 ? `${said.slice(0, 280)}…` : said;
+  const files = received(blocks);
   return message(
     req.model,
     inputTokens,
     [
       thinking(`The user wrote ${said.length} characters. I am the offline model, so I echo them.`),
       text(
-        `**Offline model.** You said: “${excerpt}”\n\nSet \`ANTHROPIC_API_KEY\` to talk to Claude; ` +
+        `**Offline model.** You said: “${excerpt}”${files ? `\n\n${files}` : ""}\n\nSet \`ANTHROPIC_API_KEY\` to talk to Claude; ` +
           "everything else (the pipeline, plugins, tools, streaming) is running for real.",
       ),
     ],
     "end_turn",
   );
+}
+
+/** What files came with the message, in words: the offline model cannot look at them, only list them. */
+function received(blocks: ApiContent[]): string {
+  const files = blocks.flatMap((b) => {
+    if (b.type === "image") return [`an image (${b.source.type === "base64" ? b.source.media_type : "by URL"})`];
+    if (b.type === "document") return [`“${b.title ?? "a document"}” (${b.source.type === "text" ? "text" : b.source.type === "base64" ? b.source.media_type : "a document"})`];
+    return [];
+  });
+  return files.length ? `I received ${files.length === 1 ? "one file" : `${files.length} files`}: ${files.join(", ")}.` : "";
 }
 
 type Block = (index: number) => Sse[];

@@ -1,7 +1,7 @@
 // What comes into a thread: posted messages, edits and regenerations (new branches of the exchange
 // tree), and switches between branches. Every input is stored, queued and broadcast in one
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
-import type { Message, MessageMetadata, Thread } from "../../protocol";
+import type { Attachment, Message, MessageMetadata, Thread } from "../../protocol";
 import type { Config } from "../env";
 import { newId, type MonotonicClock } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
@@ -9,6 +9,7 @@ import type { Mirror } from "./mirror";
 import { ok, refuse, type RoomReply } from "./room-stub";
 import type { RunQueue } from "./run-queue";
 import type { MessageRecord, RoomStore, ThreadRecord } from "./store";
+import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 
@@ -21,6 +22,8 @@ export interface AcceptInput {
   taskId?: string;
   /** false: store and broadcast only (a notification), no pipeline run. */
   run?: boolean;
+  /** Ids of files uploaded to this thread, sent to the model before the text. */
+  attachments?: string[];
 }
 
 export type Accepted = RoomReply<{ message: Message; duplicate: boolean }>;
@@ -64,7 +67,8 @@ export class Intake {
     if (!target) return refuse("not_found", "No such message in this thread");
     const question = target.input ? target : target.parentId ? this.deps.store.messages.get(target.parentId) : null;
     if (!question || question.role !== "user") return refuse("invalid_request", "This message answers no user message");
-    return this.edit(t, question.id, { content: question.content, clientMessageId, metadata: { regenerates: messageId } });
+    const attachments = question.attachments?.map((a) => a.id);
+    return this.edit(t, question.id, { content: question.content, attachments, clientMessageId, metadata: { regenerates: messageId } });
   }
 
   /** Makes the branch that holds user message `messageId` current; its head is its newest leaf. */
@@ -90,12 +94,14 @@ export class Intake {
     const known = input.clientMessageId ? store.messages.byClientId(input.clientMessageId) : null;
     if (known) return ok({ message: store.messages.present(known), duplicate: true });
     if (t.status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
+    const files = input.attachments?.length ? store.files.resolve(input.attachments) : [];
+    if (!files) return refuse("invalid_request", "An attachment is unknown, or belongs to another thread: upload it to this thread first");
     const runs = input.run !== false;
     const queued = store.runs.queued();
     if (runs && queued >= config.maxQueuedMessages) {
       return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
     }
-    const message = store.transaction(() => this.store(t, input, parentOf(), runs, branches));
+    const message = store.transaction(() => this.store(t, input, files.map(publicAttachment), parentOf(), runs, branches));
     if (runs) {
       this.deps.queue.arm();
       void this.deps.queue.pump();
@@ -103,7 +109,7 @@ export class Intake {
     return ok({ message, duplicate: false });
   }
 
-  private store(t: ThreadRecord, input: AcceptInput, parentId: string | null, runs: boolean, branches: boolean): Message {
+  private store(t: ThreadRecord, input: AcceptInput, attachments: Attachment[], parentId: string | null, runs: boolean, branches: boolean): Message {
     const { store, writer, events, clock } = this.deps;
     const now = clock.now();
     const record: MessageRecord = {
@@ -118,6 +124,7 @@ export class Intake {
       clientMessageId: input.clientMessageId ?? null,
       parentId: runs ? parentId : t.headId,
       input: runs,
+      ...(attachments.length ? { attachments } : {}),
       createdAt: now,
     };
     writer.addMessage(record);

@@ -6,13 +6,16 @@ import type { PipelineStep, StreamEvent } from "../../protocol";
 import type { Config } from "../env";
 import { classify, RunError } from "../invoker/errors";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
+import { refBlock } from "../invoker/attachment-refs";
 import { windowByBudget } from "../invoker/conversation";
 import { emptyUsage, type InvokeResult, type Usage } from "../invoker/types";
 import type { Logger } from "../lib/logger";
 import type { Command, RunInfo, RunOutcome, StepInfo, StructuredPrompt } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
 import { DeltaCoalescer, type Broadcaster } from "./broadcaster";
+import { basePrompt } from "./base-prompt";
 import { parseCommands } from "./commands";
+import type { FileBlocks } from "./file-blocks";
 import type { ModelView } from "./model-view";
 import { endRun, settleRun } from "./run-end";
 import type { StepZero } from "./step-zero";
@@ -24,6 +27,7 @@ import type { ThreadWriter } from "./writer";
 
 export interface PipelineDeps {
   store: RoomStore;
+  files: FileBlocks;
   writer: ThreadWriter;
   plugins: PluginHost;
   invoker: Invoker;
@@ -125,7 +129,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     rec.step({ step: "onMessage" });
 
     // Steps 2 and 3: the base prompt, then each plugin's transformation of it, in order.
-    prompt = await beforeInvoke(plugins.chain("onBeforeInvoke", { system: "", prompt: run.content }, [run], isPrompt));
+    prompt = await beforeInvoke(plugins.chain("onBeforeInvoke", basePrompt(run.thread, run.content), [run], isPrompt));
     rec.step({ step: "onBeforeInvoke", detail: `system ${prompt.system.length} chars, prompt ${prompt.prompt.length} chars` });
 
     // Step 4: the model, streamed.
@@ -258,6 +262,8 @@ async function invokeWithinBudget(
       model: run.model,
       system: prompt.system,
       prompt: prompt.prompt,
+      attachments: message.attachments?.map(refBlock),
+      prepare: deps.files.prepare,
       history: history.messages,
       tools: deps.plugins.tools(),
       runTool: (name, input, toolUseId) =>

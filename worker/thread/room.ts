@@ -6,7 +6,7 @@
 //   onClose     (webSocketClose)
 //   onAlarm     (alarm) the run queue's watchdog and the mirror's retries
 import { DurableObject } from "cloudflare:workers";
-import type { EventMap, EventName, Message, Thread } from "../../protocol";
+import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
 import { database, newUsage, type Db } from "../db/client";
 import { configOf, type Config, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
@@ -19,6 +19,7 @@ import { Alarms } from "./alarms";
 import { Broadcaster } from "./broadcaster";
 import { Intake, type Accepted, type AcceptInput } from "./intake";
 import { importFromD1 } from "./legacy-import";
+import { FileBlocks } from "./file-blocks";
 import { Mirror } from "./mirror";
 import { ModelView } from "./model-view";
 import { pluginContextFor } from "./plugin-context";
@@ -26,7 +27,8 @@ import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
 import { RunQueue } from "./run-queue";
 import { SocketHub } from "./sockets";
 import { StepZero } from "./step-zero";
-import { RoomStore, type ListQuery, type ThreadRecord } from "./store";
+import { RoomStore, type FileRecord, type ListQuery, type ThreadRecord } from "./store";
+import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
 import { ThreadWriter } from "./writer";
 
@@ -76,6 +78,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.plugins = new PluginHost(PLUGINS, (def, settings) => pluginContextFor(def, settings, this.parts()), this.logger, this.config.hookTimeoutMs);
     const pipeline = {
       store: this.store,
+      files: new FileBlocks(env.FILES, this.store.files),
       writer: this.writer,
       plugins: this.plugins,
       invoker: createInvoker(env, this.config),
@@ -156,6 +159,27 @@ export class ThreadRoom extends DurableObject<Env> {
     const lastSeq = this.sockets.replayCursor();
     const messages = this.store.messages.listBranch(t.headId, q);
     return messages ? ok({ messages, lastSeq }) : refuse("not_found", "No such message to page before");
+  }
+
+  /** A file uploaded to this thread (its bytes already in R2): posts may now name it. */
+  async addFile(who: Caller, file: FileRecord): Promise<RoomReply<Attachment>> {
+    if (!(await this.open(who))) return notFound();
+    this.store.files.add(file);
+    return ok(publicAttachment(file));
+  }
+
+  async file(who: Caller, id: string): Promise<RoomReply<FileRecord>> {
+    if (!(await this.open(who))) return notFound();
+    const file = this.store.files.get(id);
+    return file ? ok(file) : refuse("not_found", "No such attachment in this thread");
+  }
+
+  /** The thread and every text message of its current branch, oldest first (an export). */
+  async exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[] }>> {
+    const t = await this.open(who);
+    if (!t) return notFound();
+    const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text"] }) ?? [];
+    return ok({ thread: publicThread(t), messages });
   }
 
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */

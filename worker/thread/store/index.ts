@@ -1,4 +1,5 @@
 import { CacheStore } from "./cache";
+import { FileStore } from "./files";
 import { MessageStore } from "./messages";
 import { Outbox } from "./outbox";
 import { ReplayBuffer } from "./replay";
@@ -16,6 +17,7 @@ export class RoomStore {
   readonly turns: TurnStore;
   readonly outbox: Outbox;
   readonly cache: CacheStore;
+  readonly files: FileStore;
 
   constructor(private readonly storage: DurableObjectStorage) {
     const sql = storage.sql;
@@ -27,6 +29,7 @@ export class RoomStore {
     this.turns = new TurnStore(sql);
     this.outbox = new Outbox(sql);
     this.cache = new CacheStore(sql);
+    this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
   }
 
   /** All of `fn`'s writes, or none of them. */
@@ -53,3 +56,4 @@ export type { ThreadRecord, ThreadPatch } from "./thread-row";
 export type { MessageRecord, ListQuery } from "./messages";
 export type { InboxItem, RunRecord, RunEnd } from "./run-log";
 export type { MirrorTable, OutboxEntry } from "./outbox";
+export type { FileRecord } from "./files";

@@ -7,6 +7,7 @@
 //   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch
 //   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
+//   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
 //   meta      schema version, tombstone
 
 const SCHEMA_VERSION = "2";
@@ -43,22 +44,25 @@ CREATE TABLE IF NOT EXISTS outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT NOT NULL, UNIQUE (tbl, key)
 );
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, fetched_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
 `;
 
 /**
- * Creates the tables, first moving an object of the first version (D1 was the primary store then)
- * aside: its replay buffer stays, so clients' seq goes on; the rest is rebuilt from D1 on first touch.
+ * Creates what is missing, first moving an object of the first version (D1 was the primary store
+ * then) aside: its replay buffer stays, so clients' seq goes on; the rest is rebuilt from D1.
  */
 export function migrate(sql: SqlStorage): void {
   const version = tableExists(sql, "meta")
     ? sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").toArray()[0]?.value
     : undefined;
-  if (version === SCHEMA_VERSION) return;
   if (version === undefined && tableExists(sql, "transcript")) {
     for (const old of ["transcript", "client_ids", "inbox", "runs", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${old}`);
   }
   sql.exec(TABLES);
-  sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+  if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 
 function tableExists(sql: SqlStorage, name: string): boolean {

@@ -1,0 +1,129 @@
+// Attachments: uploaded to R2, checked, sent to the model byte for byte, deleted with their thread.
+import { env, SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { api, createThread, marker, messagesOf, settle, Socket, upstreamRequests } from "../helpers";
+import { callApp, countRows, expectError, tokenUsers } from "./util";
+
+afterEach(() => settle());
+
+// A 1×1 PNG, a minimal PDF, and a text file.
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+const TEXT = new TextEncoder().encode("name,score\nada,3\n");
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+async function upload(threadId: string, bytes: Uint8Array, type: string, name = "file", token?: string) {
+  return SELF.fetch(`https://app.test/api/threads/${threadId}/attachments?name=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: { "content-type": type, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: bytes,
+  });
+}
+
+async function uploaded(threadId: string, bytes: Uint8Array, type: string, name: string) {
+  const res = await upload(threadId, bytes, type, name);
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json<any>()).attachment;
+}
+
+describe("uploading and reading back", () => {
+  it("stores a PNG, a PDF and a CSV, answers their records, and gives the bytes back", async () => {
+    const thread = await createThread();
+    const png = await uploaded(thread.id, PNG, "image/png", "dot.png");
+    expect(png).toEqual({ id: expect.stringMatching(/^att_/), threadId: thread.id, name: "dot.png", mediaType: "image/png", bytes: PNG.byteLength, createdAt: expect.any(Number) });
+    for (const [a, bytes] of [[png, PNG], [await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), PDF], [await uploaded(thread.id, TEXT, "text/csv", "scores.csv"), TEXT]] as const) {
+      const res = await api(`/api/threads/${thread.id}/attachments/${a.id}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe(a.mediaType);
+      expect(res.headers.get("content-disposition")).toBe(`inline; filename="${a.name}"`);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    }
+  });
+
+  it("sends each file to the model before the text, byte for byte, and keeps them in later turns", async () => {
+    const thread = await createThread();
+    const [png, pdf, csv] = [await uploaded(thread.id, PNG, "image/png", "dot.png"), await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), await uploaded(thread.id, TEXT, "text/csv", "scores.csv")];
+    const m = marker("files");
+    const ws = await Socket.open(thread.id);
+    const res = await api(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: [png.id, pdf.id, csv.id] } });
+    expect(res.status).toBe(202);
+    expect((await res.json<any>()).message.attachments.map((a: any) => a.id)).toEqual([png.id, pdf.id, csv.id]);
+    await ws.waitForRunEnd(1);
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: `and now ${m}` } });
+    await ws.waitForRunEnd(2);
+    const [first, second] = await upstreamRequests(m);
+    const expected = [
+      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+      { type: "document", source: { type: "base64", media_type: "application/pdf", data: b64(PDF) }, title: "doc.pdf" },
+      { type: "document", source: { type: "text", media_type: "text/plain", data: "name,score\nada,3\n" }, title: "scores.csv" },
+    ];
+    expect(first.body.messages[0].content.slice(0, 3)).toEqual(expected);
+    expect(first.body.messages[0].content[3].text).toContain(`look ${m}`);
+    expect(second.body.messages[0].content.slice(0, 3)).toEqual(expected);
+    const listed = (await messagesOf(thread.id, "?kinds=text")).messages[0];
+    expect(listed.attachments.map((a: any) => a.name)).toEqual(["dot.png", "doc.pdf", "scores.csv"]);
+    ws.close();
+  });
+});
+
+describe("refusals, with nothing stored", () => {
+  it("415 for a type not taken, or bytes that are not what the type says", async () => {
+    const thread = await createThread();
+    await expectError(await upload(thread.id, PNG, "image/svg+xml"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, PDF, "image/png"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, PNG, "application/pdf"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, PNG, "text/plain"), 415, "unsupported_media_type");
+    expect(await countRows("attachments", "thread_id = ?", thread.id)).toBe(0);
+  });
+
+  it("413 past 5 MiB for an image and 10 MiB otherwise", async () => {
+    const thread = await createThread();
+    const bigPng = new Uint8Array(5 * 1024 * 1024 + 1);
+    bigPng.set(PNG);
+    await expectError(await upload(thread.id, bigPng, "image/png"), 413, "too_large");
+    const bigText = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61);
+    await expectError(await upload(thread.id, bigText, "text/plain"), 413, "too_large");
+    const fine = new Uint8Array(6 * 1024 * 1024).fill(0x61);
+    expect((await upload(thread.id, fine, "text/plain")).status).toBe(201);
+  });
+
+  it("413 when the user's storage quota would be passed", async () => {
+    const { users, tokenEnv } = tokenUsers("quota");
+    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 2) };
+    const call = (path: string, opts: any = {}) => callApp(quotaEnv, path, { ...opts, token: users.quota.token });
+    const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
+    const put = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.quota.token, body: PNG as any, headers: { "content-type": "image/png" } });
+    expect((await put()).status).toBe(201);
+    expect((await put()).status).toBe(201);
+    await expectError(await put(), 413, "too_large");
+  });
+
+  it("400 for an unknown, foreign or other thread's attachment, or more than 10", async () => {
+    const { users, as } = tokenUsers("alice", "bob");
+    const alice = as(users.alice);
+    const a1 = (await (await alice("/api/threads", { body: {} })).json<any>()).thread;
+    const a2 = (await (await alice("/api/threads", { body: {} })).json<any>()).thread;
+    const other = (await (await alice(`/api/threads/${a2.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } })).json<any>()).attachment;
+    const bobThread = await createThread();
+    const bobs = await uploaded(bobThread.id, PNG, "image/png", "x.png");
+    for (const ids of [["att_nope"], [other.id], [bobs.id], Array.from({ length: 11 }, () => other.id)]) {
+      const res = await alice(`/api/threads/${a1.id}/messages`, { body: { content: "with files", attachments: ids } });
+      await expectError(res, 400, "invalid_request");
+    }
+    expect((await (await alice(`/api/threads/${a1.id}/messages`)).json<any>()).messages).toHaveLength(0);
+    // Nor can anyone read a file through another thread, or another user's.
+    await expectError(await alice(`/api/threads/${a1.id}/attachments/${other.id}`), 404, "not_found");
+    await expectError(await alice(`/api/threads/${bobThread.id}/attachments/${bobs.id}`), 404, "not_found");
+  });
+});
+
+describe("deleting a thread", () => {
+  it("deletes its files' bytes and records", async () => {
+    const thread = await createThread();
+    const a = await uploaded(thread.id, PNG, "image/png", "gone.png");
+    expect((await env.FILES.list({ prefix: `local/${thread.id}/` })).objects).toHaveLength(1);
+    expect((await api(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await env.FILES.list({ prefix: `local/${thread.id}/` })).objects).toHaveLength(0);
+    expect(await countRows("attachments", "id = ?", a.id)).toBe(0);
+  });
+});

@@ -1,0 +1,120 @@
+// Search (FTS5 in D1, kept in step by the objects' mirror), export of the current branch, and the
+// thread's own instructions in the system prompt.
+import { afterEach, describe, expect, it } from "vitest";
+import { api, createThread, json, marker, settle, Socket, until, upstreamRequests } from "../helpers";
+import { createThreadVia, expectError, tokenUsers } from "./util";
+
+afterEach(() => settle());
+
+async function talk(threadId: string, contents: string[]) {
+  const ws = await Socket.open(threadId);
+  for (const [i, content] of contents.entries()) {
+    await api(`/api/threads/${threadId}/messages`, { body: { content } });
+    await ws.waitForRunEnd(i + 1);
+  }
+  return ws;
+}
+
+const search = (q: string) => api(`/api/search?q=${encodeURIComponent(q)}`);
+/** Search answers once the object's flush reached D1 (it lags by at most one flush). */
+const searchUntil = (q: string, ok: (results: any[]) => boolean) => until(async () => (await json<any>(search(q))).results, ok);
+
+describe("GET /api/search", () => {
+  it("finds the caller's messages by their words, best first, hits marked and the rest escaped", async () => {
+    const word = `zanzibar${crypto.randomUUID().slice(0, 6)}`;
+    const thread = await createThread({ name: "Travel plans" });
+    const ws = await talk(thread.id, [`Tell me about ${word} <b>and</b> its spice trade`, "something else"]);
+    const results = await searchUntil(`${word} spice`, (r) => r.length >= 2);
+    expect(results[0]).toMatchObject({ threadId: thread.id, threadName: "Travel plans", role: "user", createdAt: expect.any(Number) });
+    expect(results[0].snippet).toContain(`<mark>${word}</mark>`);
+    expect(results[0].snippet).toContain("&lt;b&gt;and&lt;/b&gt;");
+    expect(results.map((r: any) => r.role).sort()).toEqual(["assistant", "user"]); // the echo answer holds the words too
+    expect((await json<any>(search(`${word}nothing`))).results).toEqual([]);
+    ws.close();
+  });
+
+  it("keeps each user to their own threads", async () => {
+    const word = `quokka${crypto.randomUUID().slice(0, 6)}`;
+    const { users, as } = tokenUsers("alice", "bob");
+    const alice = as(users.alice);
+    const bob = as(users.bob);
+    const thread = await createThreadVia(alice);
+    await alice(`/api/threads/${thread.id}/messages`, { body: { content: `a ${word} sighting` } });
+    await until(async () => (await (await alice(`/api/search?q=${word}`)).json<any>()).results, (r) => r.length > 0);
+    expect((await (await bob(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);
+    expect((await json<any>(search(word))).results).toEqual([]); // the local user of none mode
+  });
+
+  it("finds an edited message's new words", async () => {
+    const [before, after] = [`lemur${crypto.randomUUID().slice(0, 6)}`, `gecko${crypto.randomUUID().slice(0, 6)}`];
+    const thread = await createThread();
+    const ws = await talk(thread.id, [`about the ${before}`]);
+    const { messages } = await json<any>(api(`/api/threads/${thread.id}/messages?kinds=text`));
+    await api(`/api/threads/${thread.id}/messages/${messages[0].id}/edit`, { body: { content: `about the ${after}` } });
+    await ws.waitForRunEnd(2);
+    const results = await searchUntil(after, (r) => r.length > 0);
+    expect(results[0].messageId).not.toBe(messages[0].id);
+    ws.close();
+  });
+
+  it("refuses an empty query", async () => {
+    await expectError(await search(""), 400, "invalid_request");
+    await expectError(await search("   "), 400, "invalid_request");
+    await expectError(await search('"*'), 400, "invalid_request");
+  });
+});
+
+describe("GET /api/threads/:id/export", () => {
+  it("exports the current branch as Markdown and as JSON, as a download", async () => {
+    const thread = await createThread({ name: "Export me: now!" });
+    const ws = await talk(thread.id, ["first question", "second question"]);
+    const { messages } = await json<any>(api(`/api/threads/${thread.id}/messages?kinds=text`));
+    await api(`/api/threads/${thread.id}/messages/${messages[2].id}/edit`, { body: { content: "second, rephrased" } });
+    await ws.waitForRunEnd(3);
+
+    const md = await api(`/api/threads/${thread.id}/export?format=markdown`);
+    expect(md.headers.get("content-type")).toMatch(/^text\/markdown/);
+    expect(md.headers.get("content-disposition")).toBe('attachment; filename="export-me-now.md"');
+    const text = await md.text();
+    expect(text.startsWith("# Export me: now!\n")).toBe(true);
+    expect(text).toContain("## User\n\nfirst question\n\n## Assistant\n\nEcho: first question\n\n## User\n\nsecond, rephrased");
+    expect(text).not.toContain("second question");
+
+    const js = await api(`/api/threads/${thread.id}/export?format=json`);
+    expect(js.headers.get("content-disposition")).toBe('attachment; filename="export-me-now.json"');
+    const body = await js.json<any>();
+    expect(body.thread.id).toBe(thread.id);
+    expect(body.messages.map((m: any) => m.content)).toEqual(["first question", "Echo: first question", "second, rephrased", "Echo: second, rephrased"]);
+    await expectError(await api(`/api/threads/${thread.id}/export?format=pdf`), 400, "invalid_request");
+    await expectError(await api(`/api/threads/thr_nope/export`), 404, "not_found");
+    ws.close();
+  });
+});
+
+describe("the thread's instructions and the base prompt", () => {
+  it("put the header, the kind's instruction, the instructions, then the context, from the next run on", async () => {
+    const thread = await createThread({ name: "Poems", kind: "primary" });
+    const m = marker("instr");
+    const ws = await talk(thread.id, [`before ${m}`]);
+    const patched = await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { instructions: "Answer in haiku." } });
+    expect((await patched.json<any>()).thread.instructions).toBe("Answer in haiku.");
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: `after ${m}` } });
+    await ws.waitForRunEnd(2);
+    const [before, after] = (await upstreamRequests(m)).map((r) => r.body.system[0].text as string);
+    expect(before.startsWith(`[Thread: ${thread.id} | Poems (primary)]\n\n`)).toBe(true);
+    expect(before).not.toContain("haiku");
+    expect(after.startsWith(`[Thread: ${thread.id} | Poems (primary)]\n\n`)).toBe(true);
+    const at = (s: string) => after.indexOf(s);
+    expect(at("# Instructions for this thread\n\nAnswer in haiku.")).toBeGreaterThan(at("primary thread"));
+    // What came before the instructions is byte for byte what the first request began with.
+    expect(after.startsWith(before.slice(0, at("# Instructions")))).toBe(true);
+    ws.close();
+  });
+
+  it("refuses instructions over 20,000 characters, and clears them with an empty string", async () => {
+    const thread = await createThread();
+    await expectError(await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { instructions: "x".repeat(20_001) } }), 400, "invalid_request");
+    expect((await json<any>(api(`/api/threads/${thread.id}`, { method: "PATCH", body: { instructions: "x".repeat(20_000) } }))).thread.instructions).toHaveLength(20_000);
+    expect((await json<any>(api(`/api/threads/${thread.id}`, { method: "PATCH", body: { instructions: "" } }))).thread.instructions).toBe("");
+  });
+});

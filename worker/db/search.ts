@@ -1,0 +1,45 @@
+// Full-text search over the caller's text messages (FTS5 in D1, indexed by triggers as the objects
+// mirror their messages here).
+import { sql } from "drizzle-orm";
+import type { Role, SearchResult } from "../../protocol";
+import type { Db } from "./client";
+
+// Control characters mark the hits inside snippet(), so the text around them can be escaped whole.
+const HIT_OPEN = "\u0001";
+const HIT_CLOSE = "\u0002";
+
+/** The user's words as an FTS5 query: each word a quoted term (no operators), the last also a prefix. */
+export function ftsQuery(q: string): string | null {
+  const words = q.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  if (words.length === 0) return null;
+  return words.map((w, i) => `"${w}"${i === words.length - 1 ? "*" : ""}`).join(" ");
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** The snippet as HTML: the text escaped, the hits in <mark>. */
+export function markHits(snippet: string): string {
+  return escapeHtml(snippet).replaceAll(HIT_OPEN, "<mark>").replaceAll(HIT_CLOSE, "</mark>");
+}
+
+export async function searchMessages(db: Db, ownerId: string, q: string, limit: number): Promise<SearchResult[]> {
+  const match = ftsQuery(q);
+  if (!match) return [];
+  const rows = await db.all<{ message_id: string; thread_id: string; name: string; role: Role; created_at: number; snip: string }>(sql`
+    SELECT f.message_id, f.thread_id, t.name, m.role, m.created_at,
+           snippet(messages_fts, 0, ${HIT_OPEN}, ${HIT_CLOSE}, '…', 16) AS snip
+    FROM messages_fts f
+    JOIN messages m ON m.rowid = f.rowid
+    JOIN threads t ON t.id = f.thread_id
+    WHERE messages_fts MATCH ${match} AND t.owner_id = ${ownerId}
+    ORDER BY bm25(messages_fts), m.created_at DESC
+    LIMIT ${limit}`);
+  return rows.map((r) => ({
+    threadId: r.thread_id,
+    threadName: r.name,
+    messageId: r.message_id,
+    role: r.role,
+    snippet: markHits(r.snip),
+    createdAt: r.created_at,
+  }));
+}

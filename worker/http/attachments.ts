@@ -1,0 +1,98 @@
+// Files sent with messages: the raw bytes in, checked (type, size, the user's quota), kept in R2, and
+// registered with the thread's object, which resolves them when a message names them.
+import { Hono, type Context } from "hono";
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { ATTACHMENT_TYPES, maxBytesFor, type AttachmentType } from "../../protocol";
+import { database } from "../db/client";
+import { attachments } from "../db/schema";
+import { configOf } from "../env";
+import { newId } from "../lib/ids";
+import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { ApiError } from "./errors";
+import { matchesType } from "./sniff";
+import { queryParams } from "./validate";
+
+const query = z.object({ name: z.string().trim().min(1).max(200).optional() });
+
+/** The body, at most `limit` bytes (a stream without Content-Length is counted as it comes). */
+async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
+  const tooLarge = () => new ApiError("too_large", `This file is larger than ${limit / (1024 * 1024)} MiB`);
+  if (Number(c.req.header("content-length") ?? 0) > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = c.req.raw.body?.getReader();
+  for (;;) {
+    const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader!.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  return bytes;
+}
+
+/** A name safe for Content-Disposition: no quotes, slashes or control characters. */
+const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
+
+export const attachmentRoutes = new Hono<AppEnv>()
+  .post("/:id/attachments", async (c) => {
+    const who = callerOf(c);
+    const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (!(ATTACHMENT_TYPES as readonly string[]).includes(type)) {
+      throw new ApiError("unsupported_media_type", `Send an image (PNG, JPEG, GIF, WebP), a PDF, or plain text, Markdown or CSV`);
+    }
+    const { name } = queryParams(c, query);
+    fromRoom(await roomStub(c.env, who.threadId).get(who));
+    const bytes = await readBytes(c, maxBytesFor(type));
+    if (bytes.byteLength === 0) throw new ApiError("invalid_request", "The file is empty", { issues: [] });
+    if (!matchesType(type as AttachmentType, bytes)) throw new ApiError("unsupported_media_type", `These bytes are not ${type}`);
+
+    const db = database(c.env);
+    const quota = configOf(c.env).userStorageQuotaBytes;
+    const [{ used }] = await db.select({ used: sql<number>`coalesce(sum(${attachments.bytes}), 0)` }).from(attachments).where(eq(attachments.ownerId, who.userId));
+    if (used + bytes.byteLength > quota) {
+      throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some threads' files first`);
+    }
+    const id = newId("att");
+    const r2Key = `${who.userId}/${who.threadId}/${id}`;
+    const file = { id, threadId: who.threadId, name: safeName(name ?? "file"), mediaType: type, bytes: bytes.byteLength, r2Key, createdAt: Date.now() };
+    await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
+    await db.insert(attachments).values({ ...file, ownerId: who.userId });
+    const attachment = fromRoom(await roomStub(c.env, who.threadId).addFile(who, file));
+    return c.json({ attachment }, 201);
+  })
+  .get("/:id/attachments/:attachmentId", async (c) => {
+    const file = fromRoom(await roomStub(c.env, c.req.param("id")).file(callerOf(c), c.req.param("attachmentId")));
+    const object = await c.env.FILES.get(file.r2Key);
+    if (!object) throw new ApiError("not_found", "The file's bytes are gone");
+    return new Response(object.body, {
+      headers: {
+        "content-type": file.mediaType,
+        "content-length": String(file.bytes),
+        "content-disposition": `inline; filename="${file.name}"`,
+        "cache-control": "private, max-age=31536000, immutable",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+      },
+    });
+  });
+
+/** A deleted thread's files in R2 (their rows in D1 go with the thread's cascade). */
+export async function deleteThreadFiles(c: Context<AppEnv>, ownerId: string, threadIds: string[]): Promise<void> {
+  for (const threadId of threadIds) {
+    const prefix = `${ownerId}/${threadId}/`;
+    for (let cursor: string | undefined; ; ) {
+      const listed = await c.env.FILES.list({ prefix, cursor });
+      if (listed.objects.length) await c.env.FILES.delete(listed.objects.map((o) => o.key));
+      if (!listed.truncated) break;
+      cursor = listed.cursor;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { ftsQuery, searchMessages } from "../db/search";
+import type { AppEnv } from "./app-env";
+import { limitParam, queryParams } from "./validate";
+
+const query = z.object({
+  q: z.string().trim().min(1, "give words to search for").max(500).refine((q) => ftsQuery(q) !== null, "give words to search for"),
+  limit: limitParam(20, 100),
+});
+
+export const searchRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const { q, limit } = queryParams(c, query);
+  return c.json({ results: await searchMessages(database(c.env), c.var.userId, q, limit) });
+});

@@ -1,0 +1,53 @@
+// The bytes behind attachment references, read from R2 just before a request and kept in memory for
+// the next ones (a thread's files are sent again with every turn that still sees them).
+import { expandRefs, type AttachmentRef } from "../invoker/attachment-refs";
+import type { ApiContent, ApiMessage } from "../invoker/types";
+import type { FileStore } from "./store/files";
+
+const CACHE_BYTES = 32 * 1024 * 1024;
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export class FileBlocks {
+  private readonly cache = new Map<string, { block: ApiContent; size: number }>();
+  private cached = 0;
+
+  constructor(
+    private readonly bucket: R2Bucket,
+    private readonly files: FileStore,
+  ) {}
+
+  /** The conversation with each reference replaced by the file's bytes, as the API takes them. */
+  readonly prepare = (messages: ApiMessage[]): Promise<ApiMessage[]> => expandRefs(messages, (ref) => this.load(ref));
+
+  private async load(ref: Omit<AttachmentRef, "name">): Promise<ApiContent> {
+    const hit = this.cache.get(ref.id);
+    if (hit) return hit.block;
+    const file = this.files.get(ref.id);
+    const object = file ? await this.bucket.get(file.r2Key) : null;
+    if (!file || !object) return { type: "text", text: `[An attachment (${ref.mediaType}) is no longer available.]` };
+    const bytes = new Uint8Array(await object.arrayBuffer());
+    const block: ApiContent = file.mediaType.startsWith("image/")
+      ? { type: "image", source: { type: "base64", media_type: file.mediaType as "image/png", data: base64(bytes) } }
+      : file.mediaType === "application/pdf"
+        ? { type: "document", source: { type: "base64", media_type: "application/pdf", data: base64(bytes) }, title: file.name }
+        : { type: "document", source: { type: "text", media_type: "text/plain", data: new TextDecoder().decode(bytes) }, title: file.name };
+    this.remember(ref.id, block, bytes.byteLength);
+    return block;
+  }
+
+  /** Least recently added first out, past CACHE_BYTES. */
+  private remember(id: string, block: ApiContent, size: number): void {
+    this.cache.set(id, { block, size });
+    this.cached += size;
+    for (const [key, entry] of this.cache) {
+      if (this.cached <= CACHE_BYTES) break;
+      this.cache.delete(key);
+      this.cached -= entry.size;
+    }
+  }
+}
