@@ -62,7 +62,7 @@ export async function createThreadVia(
   call: (path: string, opts?: Omit<CallOptions, "token">) => Promise<Response>,
   body: Record<string, unknown> = {},
 ) {
-  const res = await call("/api/threads", { body });
+  const res = await call("/api/threads", { body: { name: "test thread", ...body } });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json<{ thread: any }>()).thread;
 }

@@ -32,8 +32,9 @@ export function freshUser(label = "u") {
   return { id, call, socket };
 }
 
+/** A named thread (see createThread in ../helpers.ts: unnamed ones are titled after their first run). */
 export async function newThread(call: Call = asLocal, body: Record<string, unknown> = {}) {
-  const res = await call("/api/threads", { body });
+  const res = await call("/api/threads", { body: { name: "test thread", ...body } });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json<{ thread: any }>()).thread;
 }

@@ -24,6 +24,9 @@ export interface InvokeRequest {
   attachments?: ApiContent[];
   /** Turns the conversation into what is sent, just before each request (attachments' bytes). */
   prepare?(messages: ApiMessage[]): Promise<ApiMessage[]>;
+  /** Overrides of the deployment's defaults for this request. */
+  thinking?: Anthropic.ThinkingConfigParam | null;
+  maxTokens?: number;
   /** The resident conversation before this turn, already inside the token budget. */
   history: ApiMessage[];
   tools: ModelTool[];
@@ -62,6 +65,20 @@ export class Invoker {
     private readonly client: Anthropic,
     private readonly opts: InvokerOptions,
   ) {}
+
+  /** One short answer, no tools, no thinking (a title, a verdict): its text and what it cost. */
+  async ask(req: { model: string; system: string; prompt: string; maxTokens: number; signal?: AbortSignal }): Promise<{ text: string; usage: Usage }> {
+    const result = await this.invoke({
+      ...req,
+      history: [],
+      tools: [],
+      runTool: async () => ({ content: "No tools here.", isError: true }),
+      onEvent: () => {},
+      signal: req.signal ?? new AbortController().signal,
+      thinking: null,
+    });
+    return { text: result.output.trim(), usage: result.usage };
+  }
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
@@ -127,7 +144,7 @@ export class Invoker {
   ): Promise<StreamedMessage> {
     const params: Anthropic.MessageCreateParamsStreaming = {
       model: req.model,
-      max_tokens: this.opts.maxTokens,
+      max_tokens: req.maxTokens ?? this.opts.maxTokens,
       messages: normalizeConversation(req.prepare ? await req.prepare(messages) : messages),
       stream: true,
     };
@@ -136,7 +153,8 @@ export class Invoker {
       params.tools = req.tools;
       if (lastRound) params.tool_choice = { type: "none" };
     }
-    if (this.opts.thinking) params.thinking = this.opts.thinking;
+    const thinking = req.thinking === undefined ? this.opts.thinking : req.thinking;
+    if (thinking) params.thinking = thinking;
     for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();

@@ -177,10 +177,12 @@ export type UsageRows = { agent_runs: typeof agentRuns.$inferInsert; metrics: ty
 /** The plugin's own thread, as its object lends it: the primary store, local and synchronous. */
 export interface ThreadPort {
   id(): string | null;
-  /** The thread as stored now, with its owner. */
-  get(): (Thread & { ownerId: string }) | null;
+  /** The thread as stored now, with its owner, and whether a person named it. */
+  get(): (Thread & { ownerId: string; named: boolean }) | null;
   /** Sets the thread's status (a task thread that ended); clients hear `thread:updated`. */
   setStatus(status: Thread["status"]): void;
+  /** Names the thread (an automatic title: unlike a person's name, a later title may replace it). */
+  rename(name: string): void;
   /** Stores a message in the thread (and mirrors it to D1); it is not broadcast. */
   addMessage(message: NewMessage): Message;
   /** The text messages of the branch that leads to `beforeMessageId`, oldest first, at most `limit`. */
@@ -212,6 +214,12 @@ export interface NewThread {
   source: string;
 }
 
+export interface ModelPort {
+  /** True without an API key: the offline stand-in answers, so plugins use a fixed rule instead. */
+  offline: boolean;
+  ask(req: { model: string; system: string; prompt: string; maxTokens: number }): Promise<{ text: string; usage: Usage }>;
+}
+
 /** Every plugin's task hooks, for the plugin that runs tasks (delegation) to call. */
 export interface TaskHooks {
   created(task: Task): Promise<void>;
@@ -237,6 +245,8 @@ export interface PluginContext<S = Record<string, unknown>> {
   sendToThread(threadId: string, content: string, options?: SendOptions): Promise<Message>;
   /** Broadcasts an event to a thread's sockets (any thread of the owner: others are reached by RPC). */
   broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]): Promise<void>;
+  /** The model, for a plugin's own short questions (a title, a verdict); each call is billed. */
+  model: ModelPort;
   /** Creates a thread in its own object; it is in D1 (the thread list) when this answers. */
   createThread(thread: NewThread): Promise<Thread>;
   tasks: TaskHooks;

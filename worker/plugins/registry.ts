@@ -8,8 +8,9 @@ import { contextPlugin } from "./context";
 import { timePlugin } from "./time";
 import { delegationPlugin } from "./delegation";
 import { metricsPlugin } from "./metrics";
+import { titlesPlugin } from "./titles";
 
-export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, delegationPlugin, metricsPlugin];
+export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, delegationPlugin, titlesPlugin, metricsPlugin];
 
 export interface PluginConfig {
   name: string;

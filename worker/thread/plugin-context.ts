@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import type { Env } from "../env";
 import { consoleLogger } from "../lib/logger";
 import { newId, type MonotonicClock } from "../lib/ids";
-import type { NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
+import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
 import type { AcceptInput } from "./intake";
 import { roomStub, unwrap } from "./room-stub";
@@ -14,8 +14,9 @@ import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 
 /** The parts of a thread object its plugins reach through their contexts. */
-export interface RoomParts {
+export interface PluginRoom {
   env: Env;
+  model: ModelPort;
   db: Db;
   store: RoomStore;
   writer: ThreadWriter;
@@ -28,16 +29,20 @@ export interface RoomParts {
 }
 
 /** The plugin's view of its own thread; what it adds is stored with the plugin's name as source. */
-function threadPort(room: RoomParts, source: string): ThreadPort {
+function threadPort(room: PluginRoom, source: string): ThreadPort {
   const { store, writer } = room;
   return {
     id: () => store.thread.get()?.id ?? null,
     get: () => {
       const t = store.thread.get();
-      return t ? { ...publicThread(t), ownerId: t.ownerId } : null;
+      return t ? { ...publicThread(t), ownerId: t.ownerId, named: t.named } : null;
     },
     setStatus(status) {
       const t = writer.updateThread({ status });
+      room.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+    },
+    rename(name) {
+      const t = writer.updateThread({ name });
       room.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
     },
     addMessage(m: NewMessage): Message {
@@ -75,7 +80,7 @@ function threadPort(room: RoomParts, source: string): ThreadPort {
   };
 }
 
-export function pluginContextFor(def: PluginDefinition<any>, settings: () => Record<string, unknown>, room: RoomParts): PluginContext<any> {
+export function pluginContextFor(def: PluginDefinition<any>, settings: () => Record<string, unknown>, room: PluginRoom): PluginContext<any> {
   const { env, store } = room;
   const local = (threadId: string) => threadId === store.thread.get()?.id;
   const owner = () => store.thread.get()!.ownerId;
@@ -89,6 +94,7 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
     },
     thread: threadPort(room, def.name),
     now: () => room.clock.now(),
+    model: room.model,
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
       const input: AcceptInput = { content, ...options, source: options.source ?? def.name };
       if (local(threadId)) return room.accept(input);
