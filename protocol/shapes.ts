@@ -169,6 +169,8 @@ export interface SearchResult {
   threadId: string;
   threadName: string;
   messageId: string;
+  /** The message's parentId (for an answer, the user message it answers): the branch to switch to. */
+  parentId: string | null;
   role: Role;
   /** Text around the hits, with each hit inside <mark>…</mark> (all other text HTML-escaped). */
   snippet: string;

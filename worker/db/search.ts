@@ -25,8 +25,8 @@ export function markHits(snippet: string): string {
 export async function searchMessages(db: Db, ownerId: string, q: string, limit: number): Promise<SearchResult[]> {
   const match = ftsQuery(q);
   if (!match) return [];
-  const rows = await db.all<{ message_id: string; thread_id: string; name: string; role: Role; created_at: number; snip: string }>(sql`
-    SELECT f.message_id, f.thread_id, t.name, m.role, m.created_at,
+  const rows = await db.all<{ message_id: string; thread_id: string; name: string; role: Role; parent_id: string | null; created_at: number; snip: string }>(sql`
+    SELECT f.message_id, f.thread_id, t.name, m.role, m.parent_id, m.created_at,
            snippet(messages_fts, 0, ${HIT_OPEN}, ${HIT_CLOSE}, '…', 16) AS snip
     FROM messages_fts f
     JOIN messages m ON m.rowid = f.rowid
@@ -38,6 +38,7 @@ export async function searchMessages(db: Db, ownerId: string, q: string, limit: 
     threadId: r.thread_id,
     threadName: r.name,
     messageId: r.message_id,
+    parentId: r.parent_id,
     role: r.role,
     snippet: markHits(r.snip),
     createdAt: r.created_at,
