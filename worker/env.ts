@@ -12,6 +12,8 @@ export interface Env {
   AUTH_MODE?: string;
   /** token mode: "token1:userA,token2:userB" (a secret) */
   AUTH_TOKENS?: string;
+  /** User ids that may change plugins, comma-separated (in `none` mode the one local user is an admin). */
+  ADMIN_USERS?: string;
   /** access mode: the team domain (https://<team>.cloudflareaccess.com) and the application AUD */
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
@@ -37,6 +39,7 @@ export interface Env {
 /** The settings, parsed once into the types the code uses. */
 export interface Config {
   authMode: string;
+  adminUsers: Set<string>;
   defaultModel: string;
   /** Overrides the window the model catalog gives (estimated tokens); null: from the catalog. */
   contextTokenBudget: number | null;
@@ -72,6 +75,7 @@ export function configOf(env: Env): Config {
   if (!config) {
     config = {
       authMode: env.AUTH_MODE || "none",
+      adminUsers: new Set((env.ADMIN_USERS ?? "").split(",").map((u) => u.trim()).filter(Boolean)),
       defaultModel: env.DEFAULT_MODEL || "claude-sonnet-4-6",
       contextTokenBudget: env.CONTEXT_TOKEN_BUDGET ? numberVar(env.CONTEXT_TOKEN_BUDGET, 0) || null : null,
       maxOutputTokens: numberVar(env.MAX_OUTPUT_TOKENS, 8192),

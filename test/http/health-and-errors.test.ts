@@ -25,6 +25,7 @@ describe("GET /api/health", () => {
       ok: true,
       version: VERSION,
       model: { provider: "anthropic", default: env.DEFAULT_MODEL },
+      auth: { mode: "none", userId: "local", admin: true },
     });
     expect(typeof (body as any).version).toBe("string");
   });
@@ -32,7 +33,12 @@ describe("GET /api/health", () => {
   it("says the provider is offline when no API key is configured", async () => {
     const res = await callApp({ ...env, ANTHROPIC_API_KEY: undefined }, "/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, version: VERSION, model: { provider: "offline", default: env.DEFAULT_MODEL } });
+    expect(await res.json()).toEqual({
+      ok: true,
+      version: VERSION,
+      model: { provider: "offline", default: env.DEFAULT_MODEL },
+      auth: { mode: "none", userId: "local", admin: true },
+    });
   });
 
   it("never includes the API key", async () => {

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { MAX_BODY_BYTES } from "../../protocol";
+import { MAX_BODY_BYTES, type Health } from "../../protocol";
 import { VERSION, configOf } from "../env";
 import { providerOf } from "../invoker/client";
-import { authenticate } from "./auth";
+import { authenticate, isAdmin } from "./auth";
 import { ApiError, errorResponse, handleError } from "./errors";
 import type { AppEnv } from "./app-env";
 import { threadRoutes } from "./threads";
@@ -24,9 +24,15 @@ const UPLOAD = /^\/api\/threads\/[^/]+\/attachments$/;
 app.use("/api/*", (c, next) => (c.req.method === "POST" && UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
 app.use("/api/*", authenticate);
 
-app.get("/api/health", (c) =>
-  c.json({ ok: true, version: VERSION, model: { provider: providerOf(c.env), default: configOf(c.env).defaultModel } }),
-);
+app.get("/api/health", (c) => {
+  const health: Health = {
+    ok: true,
+    version: VERSION,
+    model: { provider: providerOf(c.env), default: configOf(c.env).defaultModel },
+    auth: { mode: configOf(c.env).authMode as Health["auth"]["mode"], userId: c.var.userId, admin: isAdmin(c.env, c.var.userId) },
+  };
+  return c.json(health);
+});
 app.route("/api/threads", threadRoutes);
 app.route("/api/threads", exportRoutes);
 app.route("/api/threads", attachmentRoutes);

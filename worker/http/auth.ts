@@ -1,10 +1,16 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import type { Env } from "../env";
+import { configOf, type Env } from "../env";
 import { ApiError } from "./errors";
 import { verifyAccessJwt } from "./access-jwt";
 
 export type AuthVars = { userId: string };
+
+/** Admins change what is global to the deployment (plugins). In `none` mode the one user is. */
+export function isAdmin(env: Env, userId: string): boolean {
+  const config = configOf(env);
+  return config.authMode === "none" || config.adminUsers.has(userId);
+}
 
 /** Resolves the caller to a user id, or answers 401. Every /api route sits behind it. */
 export const authenticate: MiddlewareHandler<{ Bindings: Env; Variables: AuthVars }> = async (c, next) => {
