@@ -69,7 +69,11 @@ export const activityPlugin: PluginDefinition = {
           role: "system",
           kind: "status",
           content: failed ? "pipeline_error" : "pipeline_complete",
-          metadata: { durationMs: outcome.durationMs, usage: outcome.usage, ...(failed ? { code: outcome.error?.code } : {}) },
+          metadata: {
+            durationMs: outcome.durationMs,
+            usage: outcome.usage,
+            ...(failed ? { code: outcome.error?.code, message: outcome.error?.message, retryable: outcome.error?.retryable } : {}),
+          },
         });
         for (const row of a.rows) ctx.thread.addMessage(row);
       },
