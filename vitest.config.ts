@@ -31,9 +31,7 @@ export default defineConfig(async () => {
             ANTHROPIC_API_KEY: "test-key",
             ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
             RETRY_BASE_MS: "5",
-            // Small enough that tests reach the limits with a few messages.
             RUN_TIMEOUT_MS: "5000",
-            CONTEXT_TOKEN_BUDGET: "20000",
           },
         },
       }),

@@ -20,6 +20,8 @@ export interface Env {
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   DEFAULT_MODEL?: string;
+  /** The models threads may use, comma-separated (default: every model the Models API lists). */
+  MODELS?: string;
   CONTEXT_TOKEN_BUDGET?: string;
   MAX_OUTPUT_TOKENS?: string;
   THINKING?: string;
@@ -41,6 +43,7 @@ export interface Config {
   authMode: string;
   adminUsers: Set<string>;
   defaultModel: string;
+  models: string[] | null;
   /** Overrides the window the model catalog gives (estimated tokens); null: from the catalog. */
   contextTokenBudget: number | null;
   maxOutputTokens: number;
@@ -77,6 +80,7 @@ export function configOf(env: Env): Config {
       authMode: env.AUTH_MODE || "none",
       adminUsers: new Set((env.ADMIN_USERS ?? "").split(",").map((u) => u.trim()).filter(Boolean)),
       defaultModel: env.DEFAULT_MODEL || "claude-sonnet-4-6",
+      models: env.MODELS ? env.MODELS.split(",").map((m) => m.trim()).filter(Boolean) : null,
       contextTokenBudget: env.CONTEXT_TOKEN_BUDGET ? numberVar(env.CONTEXT_TOKEN_BUDGET, 0) || null : null,
       maxOutputTokens: numberVar(env.MAX_OUTPUT_TOKENS, 8192),
       thinking: (env.THINKING ?? "adaptive").trim().toLowerCase(),

@@ -10,6 +10,7 @@
 import { createServer } from "node:http";
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -81,6 +82,11 @@ function createState({ defaultTokens, tokenDelayMs }) {
     /** @type {{ headers: Record<string,string>, bodyText: string, receivedAt: number }[]} */
     requests: [],
     defaultAnswer: { tokens: defaultTokens, tokenDelayMs },
+    catalog: DEFAULT_CATALOG,
+    /** POST /_control/config: { contextLimitChars?, compactionTriggerChars?, refuseCompaction? } */
+    config: {},
+    /** Compaction blocks issued, by their encrypted_content, to check they come back unchanged. */
+    compactions: new Map(),
   };
 }
 
@@ -107,9 +113,16 @@ async function handleRequest(state, req, res) {
       return handleRegisterScript(state, req, res);
     case "GET /_control/requests":
       return handleListRequests(state, req, res);
+    case "GET /v1/models":
+      if (!hasApiKey(req.headers)) return sendApiError(res, { status: 401, type: "authentication_error", message: "x-api-key header is required" });
+      return sendJson(res, 200, listModels(state, new URL(req.url ?? "/", "http://fake")));
+    case "POST /_control/config":
+      state.config = safeParseJson(await readBody(req)) ?? {};
+      return sendEmpty(res);
     case "POST /_control/reset":
       state.scripts = [];
       state.requests = [];
+      state.config = {};
       return sendEmpty(res);
     case "GET /_control/health":
       return sendJson(res, 200, { ok: true });
@@ -185,10 +198,14 @@ async function handleMessages(state, req, res) {
     return sendApiError(res, { status: 400, type: "invalid_request_error", message: "Request body must be a JSON object." });
   }
 
+  const headers = lowerCaseHeaders(req.headers);
+  const refused = refusal(state, body, headers, bodyText);
+  if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const context = {
     model: typeof body.model === "string" ? body.model : "claude-fake",
     inputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
+    compaction: compactionFor(state, body, headers, bodyText),
   };
   const plan = planStep(step, context);
 
@@ -270,6 +287,7 @@ function planStep(step, context) {
 function planMessage(step, context) {
   const delayMs = step.delayMs ?? 0;
   const blocks = new BlockWriter(delayMs);
+  if (context.compaction) blocks.compaction(context.compaction);
   if (step.thinking) blocks.thinking(step.thinking);
   if (step.kind === "text") blocks.text(step.text ?? "", step.chunks);
   if (step.kind === "tool_use") {
@@ -288,11 +306,19 @@ function planMessage(step, context) {
       sse("message_delta", {
         type: "message_delta",
         delta: { stop_reason: stopReason, stop_sequence: null },
-        usage: finalUsage(usage),
+        usage: { ...finalUsage(usage), ...(context.compaction ? { iterations: compactionIterations(usage) } : {}) },
       }),
       sse("message_stop", { type: "message_stop" }),
     ],
   };
+}
+
+/** A compacting answer bills two iterations: the summary, then the message. */
+function compactionIterations(usage) {
+  return [
+    { type: "compaction", input_tokens: usage.input_tokens, output_tokens: 200, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    { type: "message", input_tokens: 400, output_tokens: usage.output_tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+  ];
 }
 
 function planHttpError(step) {
@@ -371,6 +397,13 @@ class BlockWriter {
     // The API sends the signature as a single delta right before the block stops.
     const sig = signature ?? defaultSignature(text);
     this.#delta(index, { type: "signature_delta", signature: sig });
+    this.#stop(index);
+  }
+
+  /** The compaction block opens the answer: its summary and opaque state arrive in one delta. */
+  compaction({ content, encrypted_content }) {
+    const index = this.#start({ type: "compaction", content: null, encrypted_content: null });
+    this.#delta(index, { type: "compaction_delta", content, encrypted_content });
     this.#stop(index);
   }
 

@@ -292,7 +292,7 @@ describe("PATCH /api/threads/:id", () => {
       return (await res.json<any>()).thread;
     };
     expect(await patch({ name: "  after  " })).toMatchObject({ id: thread.id, name: "after", model: thread.model, status: "open" });
-    expect(await patch({ model: "claude-opus-4-1" })).toMatchObject({ name: "after", model: "claude-opus-4-1" });
+    expect(await patch({ model: "claude-opus-4-5" })).toMatchObject({ name: "after", model: "claude-opus-4-5" });
     expect(await patch({ status: "completed" })).toMatchObject({ status: "completed" });
     const all = await patch({ name: "all three", model: "claude-haiku-4-5", status: "archived" });
     expect(all).toMatchObject({ name: "all three", model: "claude-haiku-4-5", status: "archived", kind: thread.kind, createdAt: thread.createdAt });

@@ -61,7 +61,7 @@ describe("syncPluginConfigs", () => {
       expect(c).toEqual({ name: PLUGINS[i].name, version: PLUGINS[i].version, enabled: true, order: i, settings: defaultSettings(PLUGINS[i]) });
     });
     expect(configs.find((c) => c.name === "time")!.settings).toEqual({ timeZone: "UTC" });
-    expect(configs.find((c) => c.name === "context")!.settings).toEqual({ historyLimit: 50, maxFileBytes: 50_000 });
+    expect(configs.find((c) => c.name === "context")!.settings).toEqual({ historyLimit: 50, maxFileBytes: 50_000, maxShare: 0.25 });
     for (const name of ["activity", "metrics"]) expect(configs.find((c) => c.name === name)!.settings).toEqual({});
 
     const stored = await rows();
@@ -301,11 +301,11 @@ describe("/api/plugins", () => {
     expect((await json<{ plugins: any[] }>(api("/api/plugins"))).plugins.find((p) => p.name === "time").settings).toEqual({ timeZone: "Europe/Paris" });
 
     // Merge: one field changed, the others kept; a bad value in one field leaves all as they were.
-    expect((await (await patch("context", { settings: { historyLimit: 10 } })).json<any>()).plugin.settings).toEqual({ historyLimit: 10, maxFileBytes: 50_000 });
+    expect((await (await patch("context", { settings: { historyLimit: 10 } })).json<any>()).plugin.settings).toEqual({ historyLimit: 10, maxFileBytes: 50_000, maxShare: 0.25 });
     const bad = await patch("context", { settings: { maxFileBytes: 10 } });
     expect(bad.status).toBe(400);
     expect((await bad.json<any>()).error.issues.map((i: any) => i.path)).toEqual(["maxFileBytes"]);
-    expect(JSON.parse((await rows()).find((r) => r.name === "context")!.settings)).toEqual({ historyLimit: 10, maxFileBytes: 50_000 });
+    expect(JSON.parse((await rows()).find((r) => r.name === "context")!.settings)).toEqual({ historyLimit: 10, maxFileBytes: 50_000, maxShare: 0.25 });
 
     // enabled and settings together.
     const both = await patch("time", { enabled: false, settings: { timeZone: "America/New_York" } });

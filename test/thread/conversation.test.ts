@@ -134,9 +134,10 @@ describe("the tool loop", () => {
 
 describe("long threads", () => {
   it("keep answering past the token budget, dropping whole exchanges, never splitting a tool pair", async () => {
-    const thread = await createThread();
+    // The fake's small model: a 25k-token window less 4k for the answer.
+    const thread = await createThread({ model: "claude-fake-small" });
     const m = marker();
-    const big = (label: string) => `${label} ${"x".repeat(30_000)} ${m}`; // ~7.5k tokens; budget is 20k
+    const big = (label: string) => `${label} ${"x".repeat(30_000)} ${m}`; // ~7.5k tokens; the window holds about 20k
     await script(m, [
       { kind: "tool_use", tools: [{ name: "time__current_time", input: {}, id: "toolu_old" }] },
       { kind: "text", text: "short" },

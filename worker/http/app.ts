@@ -10,6 +10,7 @@ import { threadRoutes } from "./threads";
 import { exportRoutes } from "./export";
 import { attachmentRoutes } from "./attachments";
 import { searchRoutes } from "./search";
+import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
 
@@ -37,6 +38,7 @@ app.route("/api/threads", threadRoutes);
 app.route("/api/threads", exportRoutes);
 app.route("/api/threads", attachmentRoutes);
 app.route("/api/search", searchRoutes);
+app.route("/api/models", modelRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 

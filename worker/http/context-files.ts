@@ -6,6 +6,23 @@ import { ApiError, notFound } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
 import { announceChange } from "./announce";
+import { configOf } from "../env";
+import { deploymentModels } from "../invoker/client";
+import { contextBudgetBytes, contextSettings } from "../plugins/context";
+import { cutToFit, selectContextFiles } from "../plugins/context/format";
+import { syncPluginConfigs } from "../plugins/registry";
+import { readContextFiles } from "../db/context-files";
+import type { Context } from "hono";
+
+/** The files the context plugin cuts to fit a thread on the default model (the context page shows them). */
+async function filesCut(c: Context<AppEnv>): Promise<string[]> {
+  const db = database(c.env);
+  const config = configOf(c.env);
+  const [files, plugins, models] = await Promise.all([readContextFiles(db, c.var.userId), syncPluginConfigs(db), deploymentModels(c.env, config)]);
+  const settings = contextSettings.parse(plugins.find((p) => p.name === "context")?.settings ?? {});
+  const window = config.contextTokenBudget ?? models.find((m) => m.id === config.defaultModel)?.contextWindow ?? 200_000;
+  return cutToFit(selectContextFiles(files), settings.maxFileBytes, contextBudgetBytes(window, settings.maxShare)).cut;
+}
 
 const MAX_FILE_CHARS = 200_000;
 const putBody = z.strictObject({ content: z.string().max(MAX_FILE_CHARS) });
@@ -30,7 +47,11 @@ function contextPath(raw: string): string {
 const pathOf = (url: string) => contextPath(new URL(url).pathname.replace(/^\/api\/context\//, ""));
 
 export const contextFileRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ files: await listContextFiles(database(c.env), c.var.userId) }))
+  .get("/", async (c) => {
+    const db = database(c.env);
+    const [files, cut] = await Promise.all([listContextFiles(db, c.var.userId), filesCut(c)]);
+    return c.json({ files, cut });
+  })
   .get("/:path{.+}", async (c) => {
     const file = await getContextFile(database(c.env), c.var.userId, pathOf(c.req.url));
     if (!file) throw notFound("No such context file");

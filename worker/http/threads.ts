@@ -9,6 +9,7 @@ import { decodeCursor, listThreads, threadFamily } from "../db/threads";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { deleteThreadFiles } from "./attachments";
+import { checkModel } from "./models";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
@@ -40,6 +41,7 @@ const messagesQuery = z.object({
 export const threadRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const body = await jsonBody(c, createBody);
+    await checkModel(c, body.model);
     const id = newId("thr");
     const thread = fromRoom(
       await roomStub(c.env, id).create(callerOf(c, id), {
@@ -61,6 +63,7 @@ export const threadRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
   .patch("/:id", async (c) => {
     const body = await jsonBody(c, patchBody);
+    await checkModel(c, body.model);
     return c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
   })
   .delete("/:id", async (c) => {

@@ -1,5 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Config, Env } from "../env";
+import type { ModelInfo } from "../../protocol";
+import { catalog } from "./catalog";
 import { Invoker } from "./invoke";
 import { offlineFetch } from "./offline";
 
@@ -9,30 +11,41 @@ export function providerOf(env: Env): Provider {
   return env.ANTHROPIC_API_KEY ? "anthropic" : "offline";
 }
 
+/**
+ * The models this deployment offers: the catalog (the Models API, or the built-in list), narrowed to
+ * MODELS when it is set. A thread's model must be one of them.
+ */
+export async function deploymentModels(env: Env, config: Config): Promise<ModelInfo[]> {
+  const offline = providerOf(env) === "offline";
+  const models = await catalog(offline ? null : apiClient(env, config));
+  return config.models ? models.filter((m) => config.models!.includes(m.id)) : models;
+}
+
+function apiClient(env: Env, config: Config): Anthropic {
+  return new Anthropic({
+    apiKey: env.ANTHROPIC_API_KEY,
+    baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    maxRetries: 0, // the invoker retries itself: it knows whether tokens already reached the user
+    timeout: config.runTimeoutMs,
+  });
+}
+
 /** The invoker for this deployment: real Claude with a key, the offline model without one. */
 export function createInvoker(env: Env, config: Config): Invoker {
   const offline = providerOf(env) === "offline";
   const client = offline
     ? new Anthropic({ apiKey: "offline", baseURL: "http://offline.invalid", fetch: offlineFetch, maxRetries: 0 })
-    : new Anthropic({
-        apiKey: env.ANTHROPIC_API_KEY,
-        baseURL: env.ANTHROPIC_BASE_URL || undefined,
-        maxRetries: 0, // the invoker retries itself: it knows whether tokens already reached the user
-        timeout: config.runTimeoutMs,
-      });
-  return new Invoker(client, {
-    maxTokens: config.maxOutputTokens,
-    thinking: offline ? null : thinkingConfig(config.thinking),
-    maxToolTurns: config.maxToolTurns,
-    retryAttempts: config.retryAttempts,
-    retryBaseMs: config.retryBaseMs,
-  });
-}
-
-/** THINKING: "adaptive" (the model decides how much to think), "off", or a fixed token budget. */
-export function thinkingConfig(value: string): Anthropic.ThinkingConfigParam | null {
-  if (value === "off" || value === "0" || value === "none") return null;
-  const budget = Number(value);
-  if (Number.isFinite(budget) && budget > 0) return { type: "enabled", budget_tokens: Math.max(1024, budget) };
-  return { type: "adaptive", display: "summarized" };
+    : apiClient(env, config);
+  return new Invoker(
+    client,
+    {
+      maxTokens: config.maxOutputTokens,
+      // Each request's thinking comes from its model's catalog entry (worker/invoker/request.ts).
+      thinking: null,
+      maxToolTurns: config.maxToolTurns,
+      retryAttempts: config.retryAttempts,
+      retryBaseMs: config.retryBaseMs,
+    },
+    offline,
+  );
 }

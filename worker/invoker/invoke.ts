@@ -1,11 +1,13 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
 import { readStream, type StreamedMessage, type StreamProgress } from "./read-stream";
-import { normalizeConversation } from "./conversation";
-import type { ApiContent } from "./types";
+import type { ModelInfo } from "../../protocol";
+import { modelInfo } from "./catalog";
+import { buildParams, refusesCompaction, type RequestSpec } from "./request";
 import {
   addUsage,
   emptyUsage,
+  type ApiContent,
   type ApiMessage,
   type InvokeResult,
   type ModelTool,
@@ -24,9 +26,15 @@ export interface InvokeRequest {
   attachments?: ApiContent[];
   /** Turns the conversation into what is sent, just before each request (attachments' bytes). */
   prepare?(messages: ApiMessage[]): Promise<ApiMessage[]>;
-  /** Overrides of the deployment's defaults for this request. */
+  /** Overrides of the deployment's defaults for this request (the model's catalog entry decides). */
   thinking?: Anthropic.ThinkingConfigParam | null;
   maxTokens?: number;
+  /** Compaction's trigger in input tokens, where the model takes the edit; absent: off. */
+  compactAt?: number | null;
+  /** The server compacted the conversation (a compaction block opens the answer). */
+  onCompaction?(): void;
+  /** The server refused the compaction beta: the run goes on without it. */
+  onCompactionRefused?(): void;
   /** The resident conversation before this turn, already inside the token budget. */
   history: ApiMessage[];
   tools: ModelTool[];
@@ -64,7 +72,14 @@ export class Invoker {
   constructor(
     private readonly client: Anthropic,
     private readonly opts: InvokerOptions,
+    /** True for the offline stand-in: its catalog is the built-in one, and it takes no thinking. */
+    readonly offline = false,
   ) {}
+
+  /** The catalog entry of `model`, which every request to it is built from. */
+  modelInfo(model: string): Promise<ModelInfo> {
+    return modelInfo(this.offline ? null : this.client, model);
+  }
 
   /** One short answer, no tools, no thinking (a title, a verdict): its text and what it cost. */
   async ask(req: { model: string; system: string; prompt: string; maxTokens: number; signal?: AbortSignal }): Promise<{ text: string; usage: Usage }> {
@@ -88,6 +103,7 @@ export class Invoker {
     let toolCalls = 0;
     let stopReason: string | null = null;
     let requestStart = 0;
+    let firstInputTokens = 0;
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
     const onEvent = (e: StreamEvent) => {
@@ -106,6 +122,7 @@ export class Invoker {
         const lastRound = round >= this.opts.maxToolTurns;
         requestStart = output.length;
         const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent, progress);
+        if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
         progress.usage = emptyUsage();
         stopReason = reply.stopReason;
@@ -132,7 +149,7 @@ export class Invoker {
       if (tail) kept.push({ role: "assistant", content: [{ type: "text", text: tail }] });
       throw new InvokeFailure(classify(err, req.signal), output, kept, usage);
     }
-    return { output, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls };
+    return { output, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens };
   }
 
   private async request(
@@ -142,26 +159,36 @@ export class Invoker {
     onEvent: (e: StreamEvent) => void,
     progress: StreamProgress,
   ): Promise<StreamedMessage> {
-    const params: Anthropic.MessageCreateParamsStreaming = {
+    const spec: RequestSpec = {
       model: req.model,
-      max_tokens: req.maxTokens ?? this.opts.maxTokens,
-      messages: normalizeConversation(req.prepare ? await req.prepare(messages) : messages),
-      stream: true,
+      system: req.system,
+      messages: req.prepare ? await req.prepare(messages) : messages,
+      historyLength: req.history.length,
+      tools: req.tools,
+      toolsOff: lastRound,
+      thinking: req.thinking === undefined ? this.opts.thinking : req.thinking,
+      maxTokens: req.maxTokens ?? this.opts.maxTokens,
+      compactAt: req.compactAt ?? null,
     };
-    if (req.system) params.system = [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }];
-    if (req.tools.length) {
-      params.tools = req.tools;
-      if (lastRound) params.tool_choice = { type: "none" };
-    }
-    const thinking = req.thinking === undefined ? this.opts.thinking : req.thinking;
-    if (thinking) params.thinking = thinking;
+    const onBlock = (e: StreamEvent | { type: "compaction" }) => (e.type === "compaction" ? req.onCompaction?.() : onEvent(e));
     for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();
       try {
-        const stream = await this.client.messages.create(params, { signal: req.signal });
-        return await readStream(stream, onEvent, progress);
+        const params = buildParams(spec);
+        const stream =
+          spec.compactAt === null
+            ? await this.client.messages.create(params, { signal: req.signal })
+            : await this.client.beta.messages.create(params as never, { signal: req.signal });
+        return await readStream(stream as AsyncIterable<Anthropic.RawMessageStreamEvent>, onBlock, progress);
       } catch (err) {
+        if (spec.compactAt !== null && refusesCompaction(err)) {
+          // A server without the beta: remembered by the caller; this request goes again without it.
+          spec.compactAt = null;
+          req.onCompactionRefused?.();
+          attempt--;
+          continue;
+        }
         const error = classify(err, req.signal, true);
         // Once tokens reached the user a retry would show them twice; before that it is invisible.
         if (progress.started || !error.retryable || attempt >= this.opts.retryAttempts || req.signal.aborted) throw error;

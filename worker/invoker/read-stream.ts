@@ -1,8 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { CutStreamError } from "./errors";
-import { emptyUsage, type StreamEvent, type Usage } from "./types";
+import { addUsage, emptyUsage, type StreamEvent, type Usage } from "./types";
 
 type Block =
+  | { type: "compaction"; content: string | null; encrypted_content: string | null }
   | { type: "text"; text: string }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
@@ -29,7 +30,7 @@ export interface StreamProgress {
 
 export async function readStream(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  onEvent: (e: StreamEvent) => void,
+  onEvent: (e: StreamEvent | { type: "compaction" }) => void,
   progress: StreamProgress,
 ): Promise<StreamedMessage> {
   const blocks: Block[] = [];
@@ -51,7 +52,8 @@ export async function readStream(
       }
       case "content_block_start": {
         const b = ev.content_block;
-        if (b.type === "text") blocks[ev.index] = { type: "text", text: "" };
+        if ((b.type as string) === "compaction") blocks[ev.index] = { type: "compaction", content: null, encrypted_content: null };
+        else if (b.type === "text") blocks[ev.index] = { type: "text", text: "" };
         else if (b.type === "thinking") blocks[ev.index] = { type: "thinking", thinking: "", signature: "" };
         else if (b.type === "redacted_thinking") blocks[ev.index] = { type: "redacted_thinking", data: b.data };
         else if (b.type === "tool_use") blocks[ev.index] = { type: "tool_use", id: b.id, name: b.name, input: {}, json: "" };
@@ -72,6 +74,11 @@ export async function readStream(
           block.signature += d.signature;
         } else if (d.type === "input_json_delta" && block?.type === "tool_use") {
           block.json += d.partial_json;
+        } else if ((d.type as string) === "compaction_delta" && block?.type === "compaction") {
+          // Kept exactly as sent: the next request returns the block unchanged.
+          const c = d as unknown as { content: string | null; encrypted_content: string | null };
+          if (c.content !== null) block.content = (block.content ?? "") + c.content;
+          if (c.encrypted_content !== null) block.encrypted_content = c.encrypted_content;
         }
         break;
       }
@@ -81,6 +88,8 @@ export async function readStream(
           block.input = block.json.trim() ? JSON.parse(block.json) : {};
           progress.started = true;
           onEvent({ type: "tool_call", toolUseId: block.id, toolName: block.name, input: block.input });
+        } else if (block?.type === "compaction") {
+          onEvent({ type: "compaction" });
         }
         break;
       }
@@ -93,6 +102,7 @@ export async function readStream(
           cacheReadTokens: u.cache_read_input_tokens ?? usage.cacheReadTokens,
           cacheWriteTokens: u.cache_creation_input_tokens ?? usage.cacheWriteTokens,
         };
+        usage = addUsage(usage, compactionUsage(u));
         progress.usage = usage;
         break;
       }
@@ -105,11 +115,29 @@ export async function readStream(
   return { content: toParams(blocks), usage, stopReason };
 }
 
+/** What compacting cost: the iterations the API reports besides the message itself. */
+function compactionUsage(u: object): Usage {
+  const iterations = (u as { iterations?: { type: string; input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number }[] }).iterations ?? [];
+  return iterations
+    .filter((it) => it.type === "compaction")
+    .reduce(
+      (sum, it) =>
+        addUsage(sum, {
+          inputTokens: it.input_tokens ?? 0,
+          outputTokens: it.output_tokens ?? 0,
+          cacheReadTokens: it.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: it.cache_creation_input_tokens ?? 0,
+        }),
+      emptyUsage(),
+    );
+}
+
 function toParams(blocks: Block[]): Anthropic.ContentBlockParam[] {
   const out: Anthropic.ContentBlockParam[] = [];
   for (const b of blocks) {
     if (!b) continue;
-    if (b.type === "text") {
+    if (b.type === "compaction") out.push({ type: "compaction", content: b.content, encrypted_content: b.encrypted_content } as unknown as Anthropic.ContentBlockParam);
+    else if (b.type === "text") {
       if (b.text) out.push({ type: "text", text: b.text });
     } else if (b.type === "thinking") out.push({ type: "thinking", thinking: b.thinking, signature: b.signature });
     else if (b.type === "redacted_thinking") out.push({ type: "redacted_thinking", data: b.data });

@@ -42,4 +42,6 @@ export interface InvokeResult {
   /** The turns this run adds to the conversation, to be stored once the run ends. */
   turns: ApiMessage[];
   toolCalls: number;
+  /** Input tokens of the run's first request, as the API counted them (calibrates the estimate). */
+  firstInputTokens: number;
 }

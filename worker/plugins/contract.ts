@@ -37,6 +37,8 @@ export interface RunInfo {
   thread: Thread;
   ownerId: string;
   model: string;
+  /** The model's context window, in tokens (its catalog entry, or CONTEXT_TOKEN_BUDGET). */
+  contextWindow: number;
   /** The text the run answers (the user's message, or a task's iteration prompt). */
   content: string;
   message: Message;

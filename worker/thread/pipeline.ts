@@ -6,14 +6,14 @@ import type { PipelineStep, StreamEvent } from "../../protocol";
 import type { Config } from "../env";
 import { classify, RunError } from "../invoker/errors";
 import { InvokeFailure, type Invoker } from "../invoker/invoke";
-import { refBlock } from "../invoker/attachment-refs";
-import { windowByBudget } from "../invoker/conversation";
 import { emptyUsage, type InvokeResult, type Usage } from "../invoker/types";
 import type { Logger } from "../lib/logger";
 import type { Command, RunInfo, RunOutcome, StepInfo, StructuredPrompt } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
 import { DeltaCoalescer, type Broadcaster } from "./broadcaster";
 import { basePrompt } from "./base-prompt";
+import type { Calibration } from "./context-window";
+import { callModel } from "./model-call";
 import { parseCommands } from "./commands";
 import type { FileBlocks } from "./file-blocks";
 import type { ModelView } from "./model-view";
@@ -27,6 +27,7 @@ import type { ThreadWriter } from "./writer";
 
 export interface PipelineDeps {
   store: RoomStore;
+  calibration: Calibration;
   files: FileBlocks;
   writer: ThreadWriter;
   plugins: PluginHost;
@@ -57,6 +58,7 @@ export async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal
   const inputs = await deps.stepZero.forRun(thread.ownerId);
   deps.plugins.apply(inputs.configs);
   await deps.plugins.start();
+  const model = await deps.invoker.modelInfo(thread.model);
   return {
     threadId: thread.id,
     runId: req.runId,
@@ -64,6 +66,7 @@ export async function beginRun(deps: PipelineDeps, req: Omit<RunRequest, "signal
     thread: publicThread(thread),
     ownerId: thread.ownerId,
     model: thread.model,
+    contextWindow: deps.config.contextTokenBudget ?? model.contextWindow,
     content: req.message.content,
     message: publicMessage(req.message),
     resident: deps.view.before(req.message.parentId).resident,
@@ -140,7 +143,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
       if (hooked) pendingHooks.push(hooked);
       rec.stream(e);
     };
-    const result = await invokeWithinBudget(deps, req.message, run, prompt, onEvent, req.signal);
+    const result = await callModel(deps, req.message, run, prompt, { event: onEvent, compacted: () => rec.step({ step: "compacted" }) }, req.signal);
     rec.coalescer.flush();
     await Promise.all(pendingHooks);
 
@@ -242,40 +245,4 @@ function abortable<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     Promise.resolve(work).then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-/** A "prompt is too long" answer trims the conversation to a quarter and tries once more. */
-async function invokeWithinBudget(
-  deps: PipelineDeps,
-  message: MessageRecord,
-  run: RunInfo,
-  prompt: StructuredPrompt,
-  onEvent: (e: StreamEvent) => void,
-  signal: AbortSignal,
-): Promise<InvokeResult> {
-  const budget = deps.config.contextTokenBudget ?? 100_000;
-  const { turns } = deps.view.before(message.parentId);
-  const call = (tokens: number) => {
-    const history = windowByBudget(turns, tokens);
-    if (history.dropped) deps.logger.info("conversation trimmed to budget", { threadId: run.threadId, droppedExchanges: history.dropped });
-    return deps.invoker.invoke({
-      model: run.model,
-      system: prompt.system,
-      prompt: prompt.prompt,
-      attachments: message.attachments?.map(refBlock),
-      prepare: deps.files.prepare,
-      history: history.messages,
-      tools: deps.plugins.tools(),
-      runTool: (name, input, toolUseId) =>
-        deps.plugins.runTool(name, input, { threadId: run.threadId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
-      onEvent,
-      signal,
-    });
-  };
-  try {
-    return await call(budget);
-  } catch (err) {
-    if (!(err instanceof InvokeFailure) || !err.error.promptTooLong || err.output) throw err;
-    return call(Math.floor(budget / 4));
-  }
 }

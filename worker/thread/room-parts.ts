@@ -11,6 +11,7 @@ import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
 import { Alarms } from "./alarms";
 import { Broadcaster } from "./broadcaster";
+import { Calibration } from "./context-window";
 import { FileBlocks } from "./file-blocks";
 import { Intake, type AcceptInput } from "./intake";
 import { Mirror } from "./mirror";
@@ -91,7 +92,8 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
     logger,
     config.hookTimeoutMs,
   );
-  const pipeline = { store, files: new FileBlocks(env.FILES, store.files), writer, plugins, invoker, view, stepZero, events, logger, config };
+  const calibration = new Calibration(store.cache);
+  const pipeline = { store, calibration, files: new FileBlocks(env.FILES, store.files), writer, plugins, invoker, view, stepZero, events, logger, config };
   const queue = new RunQueue({ pipeline, alarms, d1: d1Usage, afterRun });
   const sockets = new SocketHub(ctx, store, events, () => queue.running?.runId ?? null);
   const intake = new Intake({ store, writer, events, queue, mirror, config, clock, waitUntil: (p) => ctx.waitUntil(p) });

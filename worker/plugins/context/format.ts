@@ -26,6 +26,31 @@ export function truncateBytes(content: string, maxBytes: number): string {
   return `${kept}\n\n[… truncated: ${bytes.length - maxBytes} more bytes not shown]`;
 }
 
+/**
+ * The most bytes any one file may keep so that all of them fit `budget`: the files over it (the
+ * largest) are cut to it, the others stay whole. Null when everything fits as it is.
+ */
+export function fileCap(sizes: number[], budget: number): number | null {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let used = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const left = sorted.length - i;
+    // Every file from here on is at least sorted[i]: if they all fit whole at that size, go on.
+    if (used + sorted[i] * left > budget) return Math.max(0, Math.floor((budget - used) / left));
+    used += sorted[i];
+  }
+  return null;
+}
+
+const byteLength = (s: string) => new TextEncoder().encode(s).length;
+
+/** The files cut to fit `budgetBytes` (the largest first), by path. */
+export function cutToFit(files: ContextFile[], perFileMax: number, budgetBytes: number): { cap: number; cut: string[] } {
+  const sizes = files.map((f) => Math.min(byteLength(f.content), perFileMax));
+  const cap = Math.min(perFileMax, fileCap(sizes, budgetBytes) ?? perFileMax);
+  return { cap, cut: files.filter((f) => byteLength(f.content) > cap).map((f) => f.path) };
+}
+
 export function formatContextSection(files: ContextFile[], maxBytes: number): string {
   if (files.length === 0) return "";
   return ["# Context", ...files.map((f) => `## ${f.path}\n\n${truncateBytes(f.content, maxBytes)}`)].join("\n\n");

@@ -1,36 +1,46 @@
 // What the model is given besides the message: the owner's context files (in `system`, cached) and,
 // when the object holds no model view of the branch (a thread that came from D1 with text only),
-// the branch's recent history (in the prompt).
+// the branch's recent history (in the prompt). The files count against the model's window: past
+// `maxShare` of it, the largest are cut, each with a note that says so.
 import { z } from "zod";
 import type { PluginDefinition } from "../contract";
-import { formatContextSection, formatHistorySection, SECTION_SEPARATOR, selectContextFiles } from "./format";
+import { cutToFit, formatContextSection, formatHistorySection, SECTION_SEPARATOR, selectContextFiles } from "./format";
 
-const settings = z.object({
+export const contextSettings = z.object({
   historyLimit: z.number().int().min(0).max(500).default(50),
   maxFileBytes: z.number().int().min(1024).max(1_000_000).default(50_000),
+  /** The share of the model's context window the files may take. */
+  maxShare: z.number().min(0.01).max(0.9).default(0.25),
 });
-type Settings = z.infer<typeof settings>;
+type Settings = z.infer<typeof contextSettings>;
+
+/** Bytes of context files a window of `contextWindow` tokens leaves room for (about 4 bytes a token). */
+export const contextBudgetBytes = (contextWindow: number, maxShare: number) => Math.floor(contextWindow * maxShare * 4);
 
 export const contextPlugin: PluginDefinition<Settings> = {
   name: "context",
-  version: "2.0.0",
+  version: "2.1.0",
   description: "Injects context files into the system prompt, and history when the conversation is not resident.",
-  settings,
+  settings: contextSettings,
   register(ctx) {
-    // The formatted section, kept while the files (the object's cached copy) stay the same.
-    let cache: { files: unknown; maxBytes: number; section: string } | null = null;
+    // The formatted section, kept while the files (the object's cached copy) and its limits stay.
+    let cache: { files: unknown; key: string; section: string } | null = null;
 
-    function contextSection(): string {
+    function contextSection(contextWindow: number): string {
       const files = ctx.thread.contextFiles();
-      if (cache?.files !== files || cache.maxBytes !== ctx.settings.maxFileBytes) {
-        cache = { files, maxBytes: ctx.settings.maxFileBytes, section: formatContextSection(selectContextFiles(files), ctx.settings.maxFileBytes) };
+      const { maxFileBytes, maxShare } = ctx.settings;
+      const key = `${maxFileBytes}|${maxShare}|${contextWindow}`;
+      if (cache?.files !== files || cache.key !== key) {
+        const selected = selectContextFiles(files);
+        const { cap } = cutToFit(selected, maxFileBytes, contextBudgetBytes(contextWindow, maxShare));
+        cache = { files, key, section: formatContextSection(selected, cap) };
       }
       return cache.section;
     }
 
     return {
       onBeforeInvoke(prompt, run) {
-        const system = [prompt.system, contextSection()].filter(Boolean).join(SECTION_SEPARATOR);
+        const system = [prompt.system, contextSection(run.contextWindow)].filter(Boolean).join(SECTION_SEPARATOR);
         if (run.resident || ctx.settings.historyLimit === 0) return { ...prompt, system };
         const history = formatHistorySection(ctx.thread.history(run.messageId, ctx.settings.historyLimit));
         return { system, prompt: [history, prompt.prompt].filter(Boolean).join(SECTION_SEPARATOR) };

@@ -1,0 +1,80 @@
+// Step 4: the model call of a run, fitted to the model. The request follows the model's catalog entry
+// (thinking, max_tokens, compaction); the history is what fits its window; a "prompt is too long"
+// answer is learned from and the call tried again, smaller, up to three times. A run never fails
+// while its newest message alone fits.
+import type { StreamEvent } from "../../protocol";
+import { refBlock } from "../invoker/attachment-refs";
+import { compactionRefused, refuseCompaction } from "../invoker/catalog";
+import { RunError } from "../invoker/errors";
+import { InvokeFailure } from "../invoker/invoke";
+import { thinkingFor } from "../invoker/request";
+import type { InvokeResult } from "../invoker/types";
+import type { RunInfo, StructuredPrompt } from "../plugins/contract";
+import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
+import type { PipelineDeps } from "./pipeline";
+import type { MessageRecord } from "./store/messages";
+
+const RETRIES = 3;
+/** Compaction is asked for once the prompt passes this share of the window. */
+const COMPACT_AT = 0.8;
+
+export async function callModel(
+  deps: PipelineDeps,
+  message: MessageRecord,
+  run: RunInfo,
+  prompt: StructuredPrompt,
+  on: { event(e: StreamEvent): void; compacted(): void },
+  signal: AbortSignal,
+): Promise<InvokeResult> {
+  const { invoker, config, calibration } = deps;
+  const model = await invoker.modelInfo(run.model);
+  const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
+  const thinking = invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens);
+  const attachments = message.attachments?.map(refBlock) ?? [];
+  const tools = deps.plugins.tools();
+  const fixed = fixedTokens(prompt.system, prompt.prompt, attachments, tools);
+  const turns = sinceCompaction(deps.view.before(message.parentId).turns);
+
+  for (let attempt = 0; ; attempt++) {
+    const budget = calibration.budget(model, maxTokens, config.contextTokenBudget);
+    const { history, dropped, estimate } = fitHistory(turns, budget / calibration.ratio - fixed);
+    if (dropped) deps.logger.info("history trimmed to the window", { threadId: run.threadId, droppedExchanges: dropped, budget });
+    const compactAt = model.compaction && !compactionRefused() ? Math.floor(budget * COMPACT_AT) : null;
+    try {
+      const result = await invoker.invoke({
+        model: run.model,
+        system: prompt.system,
+        prompt: prompt.prompt,
+        attachments,
+        prepare: deps.files.prepare,
+        history,
+        tools,
+        runTool: (name, input, toolUseId) =>
+          deps.plugins.runTool(name, input, { threadId: run.threadId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
+        onEvent: on.event,
+        signal,
+        thinking,
+        maxTokens,
+        compactAt,
+        onCompaction: on.compacted,
+        onCompactionRefused: () => {
+          refuseCompaction();
+          deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId });
+        },
+      });
+      calibration.observe(result.firstInputTokens, fixed + estimate);
+      return result;
+    } catch (err) {
+      const limit = err instanceof InvokeFailure && err.error.promptTooLong && !err.output ? parseTooLong(err.error.message) : null;
+      if (!limit) throw err;
+      calibration.tooLong(run.model, limit, fixed + estimate);
+      if (history.length === 0 || attempt >= RETRIES) {
+        throw new RunError(
+          "invalid_request",
+          `This message is too long for ${model.displayName}: about ${limit.tokens.toLocaleString("en")} tokens, and it takes at most ${limit.max.toLocaleString("en")}. Shorten it, or send it in parts.`,
+          false,
+        );
+      }
+    }
+  }
+}
