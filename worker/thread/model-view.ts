@@ -42,6 +42,23 @@ export class ModelView {
     this.held.last = exchange;
   }
 
+  /**
+   * Exchange `exchange` holds a compaction block: what came before it on the branch leaves the model's
+   * view for good, so those turns go from storage (the messages stay), up to the first fork: an
+   * exchange another branch also leads through keeps its turns for that branch.
+   */
+  compacted(exchange: string): number {
+    let dropped = 0;
+    for (let at = this.store.messages.get(exchange)?.parentId ?? null; at; ) {
+      if (this.store.messages.childCount(at) !== 1) break;
+      this.store.turns.drop(at);
+      dropped++;
+      at = this.store.messages.get(at)?.parentId ?? null;
+    }
+    if (dropped) this.held = null;
+    return dropped;
+  }
+
   forget(): void {
     this.held = null;
   }

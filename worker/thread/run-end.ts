@@ -65,6 +65,7 @@ export function settleRun(
     return { assistant, thread, turns };
   });
   view.extend(parentId, req.message.id, stored.turns);
+  if (stored.turns.some((t) => hasCompaction(t.message))) store.transaction(() => view.compacted(req.message.id));
   if (stored.assistant) deps.events.emit("chat:message", { threadId: run.threadId, message: stored.assistant });
   return { assistant: stored.assistant, thread: stored.thread };
 }
@@ -81,6 +82,10 @@ export function endRun(deps: Pick<PipelineDeps, "events" | "store">, run: Pick<R
     deps.events.emit("pipeline:error", { threadId, runId, code, message, retryable });
   }
   deps.store.runs.ended(runId);
+}
+
+function hasCompaction(m: ApiMessage): boolean {
+  return typeof m.content !== "string" && m.content.some((b) => (b.type as string) === "compaction");
 }
 
 function userTurn(text: string): ApiMessage {

@@ -110,6 +110,11 @@ export class MessageStore {
     }
   }
 
+  /** How many input messages follow `id` directly (more than one: the branch forks there). */
+  childCount(id: string): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE parent_id = ? AND input = 1", id).one().n;
+  }
+
   /** Every message an exchange holds besides its input (the run's answer, activity, notices). */
   ofExchange(inputId: string): MessageRecord[] {
     return this.sql

@@ -30,6 +30,10 @@ export class TurnStore {
     return this.sql.exec("SELECT 1 FROM turns WHERE exchange = ? LIMIT 1", exchange).toArray().length > 0;
   }
 
+  drop(exchange: string): void {
+    this.sql.exec("DELETE FROM turns WHERE exchange = ?", exchange);
+  }
+
   /** Stores an exchange's turns, replacing any it had (a run that ran again after a restart). */
   put(exchange: string, turns: StoredTurn[]): void {
     this.sql.exec("DELETE FROM turns WHERE exchange = ?", exchange);
