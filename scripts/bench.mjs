@@ -8,7 +8,7 @@
 // trip (a primary one region away), and the table prints both side by side.
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
-import { coldRuns, fanout, latency, manyThreads } from "./bench/scenarios.mjs";
+import { cacheablePrefix, coldRuns, fanout, latency, manyThreads } from "./bench/scenarios.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -37,6 +37,9 @@ async function measure(upstream, vars, { withFanout }) {
     ];
     const notes = [];
     if (withFanout) {
+      const shares = await cacheablePrefix(app.base, upstream);
+      rows.push(["cacheable prefix share, 10 turns with 20 KB of context (%)", stats(shares)]);
+      notes.push(`cacheable prefix share by turn (2 to 10): ${shares.map((s) => s.toFixed(1)).join(", ")} %`);
       const order = [];
       for (const n of FANOUT) {
         const fan = await fanout(app.base, upstream, n, opts);

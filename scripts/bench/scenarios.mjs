@@ -83,3 +83,48 @@ export async function manyThreads(base, upstream, count, { tokens, tokenDelayMs 
   for (const s of sockets) s.ws.close();
   return { wall, errors };
 }
+
+/** A request as the cache sees it: its blocks in order (tools, system, messages), and the last breakpoint. */
+function cacheBlocks(body) {
+  const blocks = [
+    ...(body.tools ?? []),
+    ...(body.system ?? []),
+    ...body.messages.flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content).map((b) => ({ role: m.role, ...b }))),
+  ];
+  const breakpoint = blocks.findLastIndex((b) => b.cache_control);
+  const text = blocks.map((b) => JSON.stringify(b, (k, v) => (k === "cache_control" ? undefined : v)));
+  return { text, breakpoint };
+}
+
+/**
+ * A 10-turn thread with 20 KB of context files: for each request from the second on, the share of it
+ * that is a prefix identical to the previous request, up to its last cache breakpoint.
+ */
+export async function cacheablePrefix(base, upstream, turns = 10) {
+  await fetch(`${base}/api/context/bench-context.md`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ content: `# Notes for the bench\n\n${"Context that every request carries. ".repeat(560)}` }),
+  });
+  const { thread } = await api(base, "/api/threads", { name: "bench cache" });
+  const socket = await openSocket(base, thread.id);
+  const match = `[[cache-${Math.random()}]]`;
+  // Turns of ordinary chat length: a question of a sentence, an answer of a short paragraph.
+  const answer = (i) => `Answer ${i + 1}: here is what the notes say about that, in a few plain sentences. ${"It fits the plan. ".repeat(8)}`;
+  await script(upstream, match, Array.from({ length: turns }, (_, i) => ({ kind: "text", text: answer(i) })));
+  for (let i = 0; i < turns; i++) {
+    await api(base, `/api/threads/${thread.id}/messages`, { content: `Question ${i + 1}: what do my notes say next? ${match}` });
+    await waitForEnds(socket, i + 1);
+  }
+  socket.ws.close();
+  await fetch(`${base}/api/context/bench-context.md`, { method: "DELETE" });
+  const requests = (await upstreamRequest(upstream, match)).map((r) => cacheBlocks(r.body));
+  const shares = [];
+  for (let k = 1; k < requests.length; k++) {
+    const [prev, cur] = [requests[k - 1], requests[k]];
+    let same = 0;
+    for (let i = 0; i <= cur.breakpoint && i < prev.text.length && prev.text[i] === cur.text[i]; i++) same += cur.text[i].length;
+    shares.push((same / cur.text.reduce((n, t) => n + t.length, 0)) * 100);
+  }
+  return shares;
+}
