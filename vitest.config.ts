@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -19,7 +19,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   const port = Number(process.env.FAKE_UPSTREAM_PORT) || (await freePort());
   process.env.FAKE_UPSTREAM_PORT = String(port);
-  mkdirSync("dist/client", { recursive: true }); // wrangler.toml's assets folder must exist
+  // wrangler.toml's assets folder must exist; a page stands in for the web build the tests do not need.
+  mkdirSync("dist/client", { recursive: true });
+  if (!existsSync("dist/client/index.html")) writeFileSync("dist/client/index.html", "<!doctype html><title>test</title>");
   return {
     plugins: [
       cloudflareTest({
@@ -32,6 +34,14 @@ export default defineConfig(async () => {
             ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
             RETRY_BASE_MS: "5",
             RUN_TIMEOUT_MS: "5000",
+            // The tests call the app as https://app.test and the like, not localhost.
+            ALLOW_ANONYMOUS: "true",
+          },
+          // Real limiters: wrangler.toml's, loose enough for the suites, and a tight one to hit.
+          ratelimits: {
+            POST_LIMITER: { namespace_id: "1001", simple: { limit: 100_000, period: 60 } },
+            THREAD_LIMITER: { namespace_id: "1002", simple: { limit: 100_000, period: 60 } },
+            TIGHT_LIMITER: { namespace_id: "1999", simple: { limit: 3, period: 60 } },
           },
         },
       }),

@@ -14,6 +14,15 @@ export interface Env {
   AUTH_TOKENS?: string;
   /** User ids that may change plugins, comma-separated (in `none` mode the one local user is an admin). */
   ADMIN_USERS?: string;
+  /** "true": AUTH_MODE none also answers requests that do not come from localhost (on purpose only). */
+  ALLOW_ANONYMOUS?: string;
+  /** Each user's spend cap per UTC day, in US dollars (unset: no cap). */
+  USER_DAILY_COST_USD?: string;
+  /** Posts and new threads per user per minute (the rate-limiting binding, wrangler.toml). */
+  POST_LIMITER?: RateLimit;
+  /** The web app's built files (wrangler.toml [assets]). */
+  ASSETS?: Fetcher;
+  THREAD_LIMITER?: RateLimit;
   /** access mode: the team domain (https://<team>.cloudflareaccess.com) and the application AUD */
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;
@@ -42,6 +51,8 @@ export interface Env {
 export interface Config {
   authMode: string;
   adminUsers: Set<string>;
+  allowAnonymous: boolean;
+  dailyCostUsd: number | null;
   defaultModel: string;
   models: string[] | null;
   /** Overrides the window the model catalog gives (estimated tokens); null: from the catalog. */
@@ -79,6 +90,8 @@ export function configOf(env: Env): Config {
     config = {
       authMode: env.AUTH_MODE || "none",
       adminUsers: new Set((env.ADMIN_USERS ?? "").split(",").map((u) => u.trim()).filter(Boolean)),
+      allowAnonymous: env.ALLOW_ANONYMOUS === "true",
+      dailyCostUsd: env.USER_DAILY_COST_USD ? numberVar(env.USER_DAILY_COST_USD, 0) || null : null,
       defaultModel: env.DEFAULT_MODEL || "claude-sonnet-4-6",
       models: env.MODELS ? env.MODELS.split(",").map((m) => m.trim()).filter(Boolean) : null,
       contextTokenBudget: env.CONTEXT_TOKEN_BUDGET ? numberVar(env.CONTEXT_TOKEN_BUDGET, 0) || null : null,

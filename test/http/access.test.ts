@@ -25,7 +25,7 @@ async function jwt(claims: Record<string, unknown>, kid = "kid-1", key = keys.pr
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const valid = (extra: Record<string, unknown> = {}) => ({ aud: [AUD], email: "ada@example.com", exp: now() + 600, iat: now(), ...extra });
+const valid = (extra: Record<string, unknown> = {}) => ({ iss: TEAM, aud: [AUD], email: "ada@example.com", exp: now() + 600, iat: now(), ...extra });
 
 function serveCerts() {
   const real = globalThis.fetch;

@@ -10,7 +10,7 @@ export { roomStub } from "../thread/room-stub";
 
 /** The caller of this request, for the thread `id` (the route's `:id` by default). */
 export function callerOf(c: Context<AppEnv>, threadId = c.req.param("id") ?? ""): Caller {
-  return { threadId, userId: c.var.userId };
+  return { threadId, userId: c.var.userId, requestId: c.var.requestId };
 }
 
 /** A thread object's answer: its value, or its refusal as PROTOCOL.md's error. */

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import { MAX_BODY_BYTES, type Health } from "../../protocol";
 import { VERSION, configOf } from "../env";
 import { providerOf } from "../invoker/client";
@@ -13,8 +15,30 @@ import { searchRoutes } from "./search";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
+import { rateLimit } from "./rate-limit";
 
 export const app = new Hono<AppEnv>();
+
+// Every answer, the app's pages included (the Worker runs first for them: wrangler.toml).
+app.use(requestId());
+app.use(
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      // Model markdown may name any image; only our own, data: and blob: (attachment previews) load.
+      imgSrc: ["'self'", "data:", "blob:"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+    referrerPolicy: "no-referrer",
+    xFrameOptions: "DENY",
+  }),
+);
 
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
@@ -34,6 +58,10 @@ app.get("/api/health", (c) => {
   };
   return c.json(health);
 });
+app.post("/api/threads", rateLimit("THREAD_LIMITER", "new threads"));
+for (const path of ["/api/threads/:id/messages", "/api/threads/:id/messages/:messageId/*", "/api/chat"]) {
+  app.post(path, rateLimit("POST_LIMITER", "messages"));
+}
 app.route("/api/threads", threadRoutes);
 app.route("/api/threads", exportRoutes);
 app.route("/api/threads", attachmentRoutes);
@@ -43,5 +71,11 @@ app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
+// The web app's files; a path that names none gets index.html (single-page application).
+app.get("*", async (c) => {
+  if (!c.env.ASSETS) throw new ApiError("not_found", "Not found");
+  const res = await c.env.ASSETS.fetch(c.req.raw);
+  return new Response(res.body, res); // its headers become ours to add to
+});
 app.notFound((c) => errorResponse(c, new ApiError("not_found", "Not found")));
 app.onError(handleError);

@@ -15,6 +15,7 @@ const attachments = z.array(z.string().min(1).max(100)).max(MAX_ATTACHMENTS_PER_
 const postBody = z.strictObject({ content, clientMessageId, attachments });
 const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId, attachments });
 const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
+const ticketBody = prewarmBody;
 const regenerateBody = z.strictObject({ clientMessageId });
 const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
 
@@ -58,9 +59,18 @@ export const chatRoutes = new Hono<AppEnv>()
     // object checks that this user owns the thread, and answers 404 otherwise.
     const who = callerOf(c);
     const headers = new Headers(c.req.raw.headers);
+    for (const name of ["x-thread-id", "x-user-id", "x-ws-ticket", "x-credential-expires-at"]) headers.delete(name);
     headers.set("x-thread-id", who.threadId);
-    headers.set("x-user-id", who.userId);
-    return roomStub(c.env, who.threadId).fetch(new Request(c.req.url, { headers }));
+    if (c.var.ticket) headers.set("x-ws-ticket", c.var.ticket);
+    else headers.set("x-user-id", who.userId);
+    if (c.var.expiresAt !== null) headers.set("x-credential-expires-at", String(c.var.expiresAt));
+    const res = await roomStub(c.env, who.threadId).fetch(new Request(c.req.url, { headers }));
+    // A copy whose headers the middleware may add to (the object's answer has immutable ones).
+    return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
+  })
+  .post("/ws-ticket", async (c) => {
+    const { threadId } = await jsonBody(c, ticketBody);
+    return c.json(fromRoom(await roomStub(c.env, threadId).issueTicket(callerOf(c, threadId), c.var.expiresAt)), 201);
   })
   .post("/prewarm", async (c) => {
     const { threadId } = await jsonBody(c, prewarmBody);

@@ -3,9 +3,12 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../../protocol";
+import { consoleLogger } from "../lib/logger";
 
 export type ErrorCode = ApiErrorCode;
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = API_ERROR_STATUS;
+
+const httpLogger = consoleLogger("http");
 
 /** An error that becomes PROTOCOL.md's error body with its status. */
 export class ApiError extends Error {
@@ -42,6 +45,6 @@ export function handleError(err: Error, c: Context) {
     const code = (Object.keys(STATUS) as ErrorCode[]).find((k) => STATUS[k] === err.status) ?? "internal";
     return errorResponse(c, new ApiError(code, err.message || code));
   }
-  console.error("unhandled error", c.req.method, c.req.path, err?.name, err?.message);
+  httpLogger.error("unhandled error", { requestId: c.get("requestId"), method: c.req.method, path: c.req.path, name: err?.name, error: err?.message });
   return errorResponse(c, new ApiError("internal", "Internal error"));
 }

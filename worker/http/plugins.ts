@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { database } from "../db/client";
+import { configOf } from "../env";
 import { pluginConfigs } from "../db/schema";
 import { TOOL_SEPARATOR } from "../plugins/host";
 import { PLUGINS, syncPluginConfigs, type PluginConfig } from "../plugins/registry";
 import { announceChange } from "./announce";
+import { isAdmin } from "./auth";
 import { ApiError, notFound, zodIssues } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
@@ -33,6 +35,8 @@ export const pluginRoutes = new Hono<AppEnv>()
     return c.json({ plugins: configs.map(describe) });
   })
   .patch("/:name", async (c) => {
+    // Plugins are the whole deployment's: one user may not change them for everyone.
+    if (!isAdmin(c.env, c.var.userId)) throw new ApiError("forbidden", "Only an admin (ADMIN_USERS) may change plugins");
     const body = await jsonBody(c, patchBody);
     const db = database(c.env);
     const config = (await syncPluginConfigs(db)).find((p) => p.name === c.req.param("name"));
@@ -52,6 +56,9 @@ export const pluginRoutes = new Hono<AppEnv>()
       settings = parsed.data as Record<string, unknown>;
     }
     const enabled = body.enabled ?? config.enabled;
+    if (config.name === "metrics" && !enabled && configOf(c.env).dailyCostUsd !== null) {
+      throw new ApiError("conflict", "The daily spend cap (USER_DAILY_COST_USD) counts on metrics; remove the cap first");
+    }
     await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
     await announceChange(c);
     return c.json({ plugin: describe({ ...config, enabled, settings }) });

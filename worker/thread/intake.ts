@@ -24,6 +24,8 @@ export interface AcceptInput {
   run?: boolean;
   /** Ids of files uploaded to this thread, sent to the model before the text. */
   attachments?: string[];
+  /** The request that brought it, for the log lines of its run. */
+  requestId?: string;
 }
 
 export type Accepted = RoomReply<{ message: Message; duplicate: boolean }>;
@@ -62,13 +64,13 @@ export class Intake {
    * The same question asked again: user message `messageId` (or the one an assistant message answers)
    * edited to its own content, marked with `metadata.regenerates`.
    */
-  regenerate(t: ThreadRecord, messageId: string, clientMessageId?: string): Accepted {
+  regenerate(t: ThreadRecord, messageId: string, clientMessageId?: string, requestId?: string): Accepted {
     const target = this.deps.store.messages.get(messageId);
     if (!target) return refuse("not_found", "No such message in this thread");
     const question = target.input ? target : target.parentId ? this.deps.store.messages.get(target.parentId) : null;
     if (!question || question.role !== "user") return refuse("invalid_request", "This message answers no user message");
     const attachments = question.attachments?.map((a) => a.id);
-    return this.edit(t, question.id, { content: question.content, attachments, clientMessageId, metadata: { regenerates: messageId } });
+    return this.edit(t, question.id, { content: question.content, attachments, clientMessageId, requestId, metadata: { regenerates: messageId } });
   }
 
   /** Makes the branch that holds user message `messageId` current; its head is its newest leaf. */
@@ -130,7 +132,7 @@ export class Intake {
     writer.addMessage(record);
     const message = store.messages.present(record);
     const thread = writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
-    if (runs) store.runs.enqueue(message.id, input.taskId ?? null);
+    if (runs) store.runs.enqueue(message.id, input.taskId ?? null, input.requestId ?? null);
     events.emit("chat:message", { threadId: t.id, message });
     if (branches) this.announceBranch(thread);
     return message;

@@ -18,6 +18,7 @@ import { parseCommands } from "./commands";
 import type { FileBlocks } from "./file-blocks";
 import type { ModelView } from "./model-view";
 import { endRun, settleRun } from "./run-end";
+import type { SpendGuard } from "./spend";
 import type { StepZero } from "./step-zero";
 import type { InboxItem, RoomStore } from "./store";
 import type { MessageRecord } from "./store/messages";
@@ -34,6 +35,7 @@ export interface PipelineDeps {
   invoker: Invoker;
   view: ModelView;
   stepZero: StepZero;
+  spend: SpendGuard;
   events: Broadcaster;
   logger: Logger;
   config: Config;
@@ -233,8 +235,11 @@ export async function failRun(
 function commandsOf(run: RunInfo, output: string): Command[] {
   const m = run.message;
   const typed = m.role === "user" && m.source === "web" ? parseCommands(m.content) : [];
-  const seen = new Set(typed.map((c) => c.raw));
-  return [...typed, ...parseCommands(output).filter((c) => !seen.has(c.raw))];
+  // A model that echoes a typed command, however often and in whatever words, does not repeat it.
+  const typedNames = new Set(typed.map((c) => c.name));
+  const seen = new Set<string>();
+  const own = parseCommands(output).filter((c) => !typedNames.has(c.name) && !seen.has(c.raw) && seen.add(c.raw));
+  return [...typed, ...own];
 }
 
 /** `work`, or a RunError (aborted or timeout) as soon as the signal fires, whichever comes first. */

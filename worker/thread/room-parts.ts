@@ -19,6 +19,7 @@ import { ModelView } from "./model-view";
 import { pluginContextFor } from "./plugin-context";
 import { RunQueue } from "./run-queue";
 import { SocketHub } from "./sockets";
+import { SpendGuard } from "./spend";
 import { StepZero } from "./step-zero";
 import { RoomStore, type ThreadRecord } from "./store";
 import { ThreadWriter } from "./writer";
@@ -36,6 +37,7 @@ export interface RoomParts {
   alarms: Alarms;
   mirror: Mirror;
   stepZero: StepZero;
+  spend: SpendGuard;
   events: Broadcaster;
   plugins: PluginHost;
   view: ModelView;
@@ -57,6 +59,7 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
   const alarms = new Alarms(ctx.storage);
   const mirror = new Mirror(store.outbox, db, alarms, d1Usage, logger);
   const stepZero = new StepZero(store.cache, db, config, logger);
+  const spend = new SpendGuard(store.cache, db, config, logger);
   const view = new ModelView(store);
   const invoker = createInvoker(env, config);
   const model: ModelPort = { offline: providerOf(env) === "offline", ask: (req) => invoker.ask(req) };
@@ -93,9 +96,9 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
     config.hookTimeoutMs,
   );
   const calibration = new Calibration(store.cache);
-  const pipeline = { store, calibration, files: new FileBlocks(env.FILES, store.files), writer, plugins, invoker, view, stepZero, events, logger, config };
+  const pipeline = { store, calibration, files: new FileBlocks(env.FILES, store.files), writer, plugins, invoker, view, stepZero, spend, events, logger, config };
   const queue = new RunQueue({ pipeline, alarms, d1: d1Usage, afterRun });
   const sockets = new SocketHub(ctx, store, events, () => queue.running?.runId ?? null);
   const intake = new Intake({ store, writer, events, queue, mirror, config, clock, waitUntil: (p) => ctx.waitUntil(p) });
-  return Object.assign(parts, { config, store, d1Usage, d1Faults, db, logger, clock, writer, alarms, mirror, stepZero, events, plugins, view, model, queue, sockets, intake });
+  return Object.assign(parts, { config, store, d1Usage, d1Faults, db, logger, clock, writer, alarms, mirror, stepZero, spend, events, plugins, view, model, queue, sockets, intake });
 }

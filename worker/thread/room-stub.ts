@@ -6,6 +6,8 @@ import type { ThreadRoom } from "./room";
 export interface Caller {
   threadId: string;
   userId: string;
+  /** The HTTP request this call serves (X-Request-Id): on its log lines and those of a run it starts. */
+  requestId?: string;
 }
 
 /** A refusal the object answers with (not a throw: codes survive RPC as data). */
@@ -49,6 +51,7 @@ export type RoomApi = Pick<
   | "broadcastEvent"
   | "invalidate"
   | "destroy"
+  | "issueTicket"
   | "fetch"
 >;
 

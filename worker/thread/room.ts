@@ -4,7 +4,7 @@
 //   onConnect   (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
 //   onMessage   (webSocketMessage) ping / stop frames
 //   onClose     (webSocketClose)
-//   onAlarm     (alarm) the run queue's watchdog and the mirror's retries
+//   onAlarm     (alarm) the run queue's watchdog, the mirror's retries, sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
 import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
 import type { Env } from "../env";
@@ -16,6 +16,7 @@ import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
 import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
+import { combineReads } from "./spend";
 
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
 export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
@@ -119,18 +120,21 @@ export class ThreadRoom extends DurableObject<Env> {
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
   async accept(who: Caller, input: AcceptInput): Promise<Accepted> {
     const t = await this.open(who);
-    return t ? this.p.intake.accept(t, input) : notFound();
+    if (!t) return notFound();
+    return (input.run !== false && (await this.overCap(t, input.clientMessageId))) || this.p.intake.accept(t, { ...input, requestId: who.requestId });
   }
 
   /** A new version of a user message, on a branch of its own that becomes current. */
   async edit(who: Caller, messageId: string, input: AcceptInput): Promise<Accepted> {
     const t = await this.open(who);
-    return t ? this.p.intake.edit(t, messageId, input) : notFound();
+    if (!t) return notFound();
+    return (await this.overCap(t, input.clientMessageId)) || this.p.intake.edit(t, messageId, { ...input, requestId: who.requestId });
   }
 
   async regenerate(who: Caller, messageId: string, clientMessageId?: string): Promise<Accepted> {
     const t = await this.open(who);
-    return t ? this.p.intake.regenerate(t, messageId, clientMessageId) : notFound();
+    if (!t) return notFound();
+    return (await this.overCap(t, clientMessageId)) || this.p.intake.regenerate(t, messageId, clientMessageId, who.requestId);
   }
 
   /** Switches to the branch that holds a user message. */
@@ -143,7 +147,6 @@ export class ThreadRoom extends DurableObject<Env> {
     return (await this.open(who)) ? ok({ stopped: this.p.queue.stop() }) : notFound();
   }
 
-  /** Loads what a first post needs (the thread, the model's view, step 0's inputs) before it comes. */
   /** Whether a run is in progress, and how many messages wait (tests settle on this). */
   activity(): { running: boolean; queued: number } {
     return { running: this.p.queue.running !== null, queued: this.p.store.runs.queued() };
@@ -194,10 +197,27 @@ export class ThreadRoom extends DurableObject<Env> {
 
   // --- WebSockets (hibernatable), alarm -------------------------------------------------------
 
+  /** A one-use ticket that opens this thread's socket for `who` within a minute (no token in a URL). */
+  async issueTicket(who: Caller, credentialExpiresAt: number | null): Promise<RoomReply<{ ticket: string; expiresAt: number }>> {
+    if (!(await this.open(who))) return notFound();
+    return ok(this.p.store.tickets.issue(who.userId, credentialExpiresAt));
+  }
+
+  /**
+   * A socket, for the user the Worker authenticated (x-user-id) or whom a ticket names (x-ws-ticket);
+   * the Worker sets both headers itself. A credential that expires closes the socket when it does.
+   */
   async fetch(request: Request): Promise<Response> {
-    const who = { threadId: request.headers.get("x-thread-id") ?? "", userId: request.headers.get("x-user-id") ?? "" };
-    if (!(await this.open(who))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
-    return this.p.sockets.connect(request, who.userId);
+    const threadId = request.headers.get("x-thread-id") ?? "";
+    const ticket = request.headers.get("x-ws-ticket");
+    const redeemed = ticket ? this.p.store.tickets.redeem(ticket) : null;
+    const userId = ticket ? (redeemed?.userId ?? "") : (request.headers.get("x-user-id") ?? "");
+    const header = request.headers.get("x-credential-expires-at");
+    const expiresAt = ticket ? (redeemed?.credentialExpiresAt ?? null) : header ? Number(header) : null;
+    if (ticket && !redeemed) return Response.json({ error: { code: "unauthorized", message: "This ticket is unknown, used or expired" } }, { status: 401 });
+    if (!(await this.open({ threadId, userId }))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
+    if (expiresAt !== null) await this.p.alarms.request(expiresAt);
+    return this.p.sockets.connect(request, userId, expiresAt);
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
@@ -215,6 +235,8 @@ export class ThreadRoom extends DurableObject<Env> {
   async alarm(): Promise<void> {
     this.p.alarms.cleared();
     if (this.closing || this.p.store.deleted) return;
+    const nextExpiry = this.p.sockets.closeExpired();
+    if (nextExpiry !== null) await this.p.alarms.request(nextExpiry);
     await this.p.queue.heartbeat();
     await this.p.mirror.onAlarm();
   }
@@ -234,18 +256,24 @@ export class ThreadRoom extends DurableObject<Env> {
 
 
 
+  /** The owner's daily spend cap, for a post that would start a run (a repeated post is answered as before). */
+  private async overCap(t: ThreadRecord, clientMessageId?: string): Promise<RoomReply<never> | null> {
+    if (clientMessageId && this.p.store.messages.byClientId(clientMessageId)) return null;
+    const refusal = await this.p.spend.check(t.ownerId);
+    return refusal && refuse(refusal.code, refusal.message, refusal.retryAfterSec);
+  }
+
   private afterRun(runId: string): void {
     const owner = this.p.store.thread.get()?.ownerId;
     if (!owner || this.closing) return;
     const before = this.p.d1Usage.roundTrips;
+    const reads = combineReads(this.p.stepZero.revalidation(owner), this.p.spend.revalidation(owner));
     this.ctx.waitUntil(
-      this.p.mirror.flush(this.p.stepZero.revalidation(owner)).then(() => {
+      this.p.mirror.flush(reads).then(() => {
         this.p.logger.info("run mirrored", { runId, d1RoundTrips: this.p.d1Usage.roundTrips - before });
       }),
     );
   }
-
-
 }
 
 const notFound = () => refuse("not_found", "Thread not found");

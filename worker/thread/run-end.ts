@@ -7,6 +7,7 @@
 import type { Message } from "../../protocol";
 import type { ApiMessage } from "../invoker/types";
 import type { Usage } from "../invoker/types";
+import { costUsd } from "../invoker/prices";
 import { newId } from "../lib/ids";
 import type { RunInfo } from "../plugins/contract";
 import { newSessionId } from "./model-view";
@@ -64,6 +65,7 @@ export function settleRun(
     store.runs.stored(run.runId, result.end);
     return { assistant, thread, turns };
   });
+  deps.spend.add(costUsd(run.model, result.usage));
   view.extend(parentId, req.message.id, stored.turns);
   if (stored.turns.some((t) => hasCompaction(t.message))) store.transaction(() => view.compacted(req.message.id));
   if (stored.assistant) deps.events.emit("chat:message", { threadId: run.threadId, message: stored.assistant });

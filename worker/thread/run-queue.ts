@@ -106,12 +106,13 @@ export class RunQueue {
     this.running = { runId, taskId: item.taskId, controller };
     const atStart = d1.roundTrips;
     let beforeModel: number | null = null;
+    // Each line of the run names it, and the request that queued it (X-Request-Id).
+    const logger = pipeline.logger.with({ runId, ...(item.requestId ? { requestId: item.requestId } : {}) });
     try {
       if (!message) throw new RunError("internal", "The message of this run is gone", false);
       const onModelRequest = () => void (beforeModel = d1.roundTrips - atStart);
-      const outcome = await handleMessage(pipeline, { runId, item, message, signal: controller.signal, onModelRequest });
-      pipeline.logger.info("run finished", {
-        runId,
+      const outcome = await handleMessage({ ...pipeline, logger }, { runId, item, message, signal: controller.signal, onModelRequest });
+      logger.info("run finished", {
         status: outcome.status,
         durationMs: outcome.durationMs,
         d1BeforeModel: beforeModel,
@@ -120,7 +121,7 @@ export class RunQueue {
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
-      pipeline.logger.error("run failed before it began", { runId, error: String(err) });
+      logger.error("run failed before it began", { error: String(err) });
       this.abandon(item, runId, error);
     } finally {
       clearTimeout(timer);

@@ -7,7 +7,12 @@ import type { RoomStore } from "./store";
 export interface SocketAttachment {
   userId: string;
   connectedAt: number;
+  /** When the credential it was opened with stops being valid (null: never); it closes then. */
+  expiresAt: number | null;
 }
+
+/** The close code of a socket whose credential expired: the client signs in again, then reconnects. */
+export const CREDENTIAL_EXPIRED = 4001;
 
 export class SocketHub {
   constructor(
@@ -17,13 +22,13 @@ export class SocketHub {
     private readonly runningRunId: () => string | null,
   ) {}
 
-  connect(request: Request, userId: string): Response {
+  connect(request: Request, userId: string, expiresAt: number | null): Response {
     const params = new URL(request.url).searchParams;
     const since = params.has("since") ? Number(params.get("since")) : null;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ userId, connectedAt: Date.now() } satisfies SocketAttachment);
+    server.serializeAttachment({ userId, connectedAt: Date.now(), expiresAt } satisfies SocketAttachment);
     this.onConnect(server, since !== null && Number.isFinite(since) ? since : null);
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -53,6 +58,21 @@ export class SocketHub {
     try {
       ws.close(1000, "closing");
     } catch {}
+  }
+
+  /** Closes the sockets whose credential has expired; answers when the next one will (null: none). */
+  closeExpired(now = Date.now()): number | null {
+    let next: number | null = null;
+    for (const ws of this.ctx.getWebSockets()) {
+      const expiresAt = (ws.deserializeAttachment() as SocketAttachment | null)?.expiresAt ?? null;
+      if (expiresAt === null) continue;
+      if (expiresAt <= now) {
+        try {
+          ws.close(CREDENTIAL_EXPIRED, "credential expired");
+        } catch {}
+      } else next = next === null ? expiresAt : Math.min(next, expiresAt);
+    }
+    return next;
   }
 
   closeAll(reason: string): void {

@@ -1,5 +1,6 @@
 import { CacheStore } from "./cache";
 import { FileStore } from "./files";
+import { Tickets } from "../tickets";
 import { MessageStore } from "./messages";
 import { Outbox } from "./outbox";
 import { ReplayBuffer } from "./replay";
@@ -18,6 +19,7 @@ export class RoomStore {
   readonly outbox: Outbox;
   readonly cache: CacheStore;
   readonly files: FileStore;
+  readonly tickets: Tickets;
 
   constructor(private readonly storage: DurableObjectStorage) {
     const sql = storage.sql;
@@ -30,6 +32,7 @@ export class RoomStore {
     this.outbox = new Outbox(sql);
     this.cache = new CacheStore(sql);
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
+    this.tickets = new Tickets(sql);
   }
 
   /** All of `fn`'s writes, or none of them. */

@@ -11,6 +11,7 @@ export interface InboxItem {
   state: "queued" | "running";
   /** How often a restart cut this message's run short and it ran again. */
   restarts: number;
+  requestId: string | null;
 }
 
 export type RunState = "started" | "stored" | "ended";
@@ -39,6 +40,7 @@ type InboxRow = {
   run_id: string | null;
   state: string;
   restarts: number;
+  request_id: string | null;
 };
 
 type RunRow = {
@@ -55,8 +57,8 @@ export class RunLog {
 
   // --- the queue -----------------------------------------------------------------------------
 
-  enqueue(messageId: string, taskId: string | null): void {
-    this.sql.exec("INSERT OR IGNORE INTO inbox (message_id, task_id) VALUES (?, ?)", messageId, taskId);
+  enqueue(messageId: string, taskId: string | null, requestId: string | null = null): void {
+    this.sql.exec("INSERT OR IGNORE INTO inbox (message_id, task_id, request_id) VALUES (?, ?, ?)", messageId, taskId, requestId);
   }
 
   /** The run in progress if there is one, else the oldest waiting message. */
@@ -149,6 +151,7 @@ function fromInbox(r: InboxRow): InboxItem {
     runId: r.run_id,
     state: r.state as InboxItem["state"],
     restarts: r.restarts,
+    requestId: r.request_id,
   };
 }
 

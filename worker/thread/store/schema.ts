@@ -8,9 +8,10 @@
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch
 //   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
+//   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +30,7 @@ CREATE INDEX IF NOT EXISTS messages_created ON messages (created_at, id);
 CREATE INDEX IF NOT EXISTS messages_parent ON messages (parent_id, input);
 CREATE TABLE IF NOT EXISTS inbox (
   pos INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL UNIQUE, task_id TEXT, run_id TEXT,
-  state TEXT NOT NULL DEFAULT 'queued', restarts INTEGER NOT NULL DEFAULT 0
+  state TEXT NOT NULL DEFAULT 'queued', restarts INTEGER NOT NULL DEFAULT 0, request_id TEXT
 );
 CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, message_id TEXT NOT NULL, first_seq INTEGER NOT NULL, state TEXT NOT NULL,
@@ -44,6 +45,9 @@ CREATE TABLE IF NOT EXISTS outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT NOT NULL, UNIQUE (tbl, key)
 );
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, fetched_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tickets (
+  ticket TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL, credential_expires_at INTEGER
+);
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
   created_at INTEGER NOT NULL
@@ -62,7 +66,13 @@ export function migrate(sql: SqlStorage): void {
     for (const old of ["transcript", "client_ids", "inbox", "runs", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${old}`);
   }
   sql.exec(TABLES);
+  // Version 3: the request that queued an input, for its run's log lines.
+  if (!columnExists(sql, "inbox", "request_id")) sql.exec("ALTER TABLE inbox ADD COLUMN request_id TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+}
+
+function columnExists(sql: SqlStorage, table: string, column: string): boolean {
+  return sql.exec("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", table, column).toArray().length > 0;
 }
 
 function tableExists(sql: SqlStorage, name: string): boolean {

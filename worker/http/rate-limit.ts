@@ -1,0 +1,24 @@
+// Per-user limits on what costs money or storage: posts (messages, edits, regenerations) and new
+// threads, per minute, with Cloudflare's rate-limiting binding (wrangler.toml's [[ratelimits]]). The
+// check comes before the request reaches the thread's object, so a refused request stores nothing.
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./app-env";
+import { ApiError } from "./errors";
+
+type Limiter = "POST_LIMITER" | "THREAD_LIMITER";
+
+/** The binding's window: a refused caller may try again once it has passed. */
+const PERIOD_SEC = 60;
+
+export function rateLimit(binding: Limiter, what: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const limiter = c.env[binding];
+    if (limiter) {
+      const { success } = await limiter.limit({ key: c.var.userId });
+      if (!success) {
+        throw new ApiError("rate_limited", `Too many ${what} in a minute; try again shortly`, {}, { "Retry-After": String(PERIOD_SEC) });
+      }
+    }
+    await next();
+  };
+}
