@@ -15,6 +15,8 @@ export interface Upload {
   sent: number;
   attachment?: Attachment;
   error?: string;
+  /** An object URL of the local file (images): the thumbnail while and after it uploads. */
+  preview?: string;
 }
 
 export type UploadAction =
