@@ -1,12 +1,8 @@
-// Answers a jump request (lib/jumpRequest.ts) for the open thread: loads older pages while the message
-// may be among them, switches to its branch when it is on another one, then names it to be shown.
+// Answers a jump request (lib/jumpRequest.ts) for the open thread, one step per change of what is
+// shown: load an older page, switch to the message's branch, or name the message to be shown.
 import { useEffect, useRef, useState } from "react";
-import { mayBeOlderOnBranch } from "../lib/branches";
 import type { ChatState } from "../lib/chatState";
-import { finishJump, useJumpRequest, type JumpRequest } from "../lib/jumpRequest";
-
-/** Pages loaded looking for one message before giving up (each holds MESSAGE_PAGE messages). */
-const MAX_PAGES = 30;
+import { finishJump, nextJumpStep, useJumpRequest, type JumpProgress, type JumpRequest } from "../lib/jumpRequest";
 
 export interface Highlight {
   messageId: string;
@@ -22,30 +18,32 @@ export function useJumpToMessage(
 ): Highlight | null {
   const request = useJumpRequest(threadId);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
-  const progress = useRef<{ request: JumpRequest; pages: number; switched: boolean } | null>(null);
+  const progress = useRef<{ request: JumpRequest } & JumpProgress>(null);
   const { loadOlder, switchTo, switching } = chat;
 
   useEffect(() => {
+    // One step at a time: wait while a page or a branch is on its way.
     if (!request || state.load !== "ready" || state.loadingOlder || switching) return;
     if (progress.current?.request !== request) progress.current = { request, pages: 0, switched: false };
     const p = progress.current;
-    const giveUp = (why: string) => {
-      onGiveUp(why);
-      finishJump(request);
-    };
-
-    if (state.ids.has(request.messageId)) {
-      setHighlight({ messageId: request.messageId, at: Date.now() });
-      finishJump(request);
-    } else if (mayBeOlderOnBranch(request.createdAt, state.messages, state.hasOlder) && p.pages < MAX_PAGES) {
-      p.pages++;
-      void loadOlder();
-    } else if (!p.switched && request.branchTo) {
-      p.switched = true;
-      if (state.running) giveUp("That message is on another branch: switch to it once the reply has finished.");
-      else void switchTo(request.branchTo).then((ok) => ok || finishJump(request));
-    } else {
-      giveUp("That message is no longer in this thread.");
+    const step = nextJumpStep(request, { ...state, running: state.running !== null }, p);
+    switch (step.do) {
+      case "show":
+        setHighlight({ messageId: request.messageId, at: Date.now() });
+        finishJump(request);
+        break;
+      case "loadOlder":
+        p.pages++;
+        void loadOlder();
+        break;
+      case "switch":
+        p.switched = true;
+        void switchTo(step.to).then((ok) => ok || finishJump(request));
+        break;
+      case "giveUp":
+        onGiveUp(step.why);
+        finishJump(request);
+        break;
     }
   }, [request, state, switching, loadOlder, switchTo, onGiveUp]);
 
