@@ -141,9 +141,9 @@ export const Composer = forwardRef<
           ) : waiting ? (
             <span data-testid="composer-waiting">{waiting}</span>
           ) : (
-            <>
+            <span className="composer-keys">
               <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-            </>
+            </span>
           )}
         </span>
         {running && (
