@@ -94,4 +94,21 @@ describe("attachments", () => {
     assert.match(await chip.innerText(), /notes\.md/);
     assert.deepEqual(page.errors, []);
   });
+
+  it("attaches an image pasted into the composer, and leaves the text alone", async () => {
+    const { page } = await newPage();
+    const thread = await createThread("pasted image");
+    await openThread(page, thread.id);
+    const composer = page.getByTestId("composer");
+    await composer.fill("Look:");
+    await composer.evaluate((el, base64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], "image.png", { type: "image/png" }));
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, gradientPng(32, 32).toString("base64"));
+    const upload = page.locator('[data-testid="upload"][data-name="image.png"]');
+    await until(async () => (await upload.getAttribute("data-status")) === "done", { message: "the pasted image did not upload" });
+    assert.equal(await composer.inputValue(), "Look:");
+    assert.deepEqual(page.errors, []);
+  });
 });
