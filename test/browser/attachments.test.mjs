@@ -92,6 +92,12 @@ describe("attachments", () => {
     await waitForReply(page, "Echo: Read my notes");
     const chip = userMessage(page, "Read my notes").last().getByTestId("attachment-file");
     assert.match(await chip.innerText(), /notes\.md/);
+
+    // A click opens the file in a new tab, as text.
+    const [tab] = await Promise.all([page.context().waitForEvent("page"), chip.click()]);
+    await until(() => tab.url().startsWith("blob:"), { message: `the new tab never showed the file: ${tab.url()}` });
+    await until(async () => (await tab.locator("body").innerText()).includes("# Notes"), { message: "the tab does not show the file's text" });
+    await tab.close();
     assert.deepEqual(page.errors, []);
   });
 
