@@ -152,6 +152,8 @@ describe("the activity plugin", () => {
       durationMs: expect.any(Number),
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       code: "invalid_request",
+      message: "The model API refused the request: messages: refused for the test",
+      retryable: false,
     });
     ws.close();
   });
