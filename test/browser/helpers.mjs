@@ -206,6 +206,14 @@ export async function upstreamRequests(match) {
   return (await res.json()).requests;
 }
 
+/** The text of a Messages API request's `system` (a string or an array of text blocks). */
+export function systemText(body) {
+  const system = body?.system;
+  if (typeof system === "string") return system;
+  if (Array.isArray(system)) return system.map((b) => (typeof b === "string" ? b : (b?.text ?? ""))).join("\n");
+  return "";
+}
+
 /** `count` distinct words, so a missing or doubled word shows. */
 export function words(count, prefix = "w") {
   return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`).join(" ");

@@ -9,6 +9,7 @@ import {
   openThread,
   screenshot,
   send,
+  systemText,
   until,
   upstreamRequests,
   useBrowser,
@@ -16,14 +17,6 @@ import {
 } from "./helpers.mjs";
 
 const { it, newPage } = useBrowser();
-
-/** The text of a Messages API request's `system` (a string or an array of text blocks). */
-function systemText(body) {
-  const system = body?.system;
-  if (typeof system === "string") return system;
-  if (Array.isArray(system)) return system.map((b) => (typeof b === "string" ? b : b?.text ?? "")).join("\n");
-  return "";
-}
 
 /** One message through the API, waiting for its run to end (for pages that need runs). */
 async function runOnce(content) {
@@ -133,8 +126,10 @@ describe("pages", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  it("charts usage", async () => {
-    await runOnce(`Count me ${marker("usage")}`);
+  it("charts usage, and lists recent runs with their thread (or that it was deleted)", async () => {
+    const kept = await runOnce(`Count me ${marker("usage")}`);
+    const gone = await runOnce(`Then forget me ${marker("usage-gone")}`);
+    await api(`/api/threads/${gone.id}`, { method: "DELETE" });
     const { page } = await newPage();
     await page.goto(`${APP_URL}/usage`);
     const chart = page.getByTestId("usage-chart");
@@ -152,7 +147,14 @@ describe("pages", () => {
     assert.equal(await stat("Runs"), expected.runs.toLocaleString("en-US"));
     assert.notEqual(await stat("Input tokens"), "0");
     // The per-model table lists the model the runs used.
-    assert.match(await page.locator("table").innerText(), /claude-sonnet-4-6/);
+    assert.match(await page.locator("table").first().innerText(), /claude-sonnet-4-6/);
+    // Recent runs name their thread; a deleted thread's usage stays, under "deleted thread".
+    const row = (threadId) => page.locator(`[data-testid="run-row"][data-thread-id="${threadId}"]`).first();
+    await until(async () => (await row(gone.id).count()) > 0, { message: "the deleted thread's run is not listed" });
+    assert.match(await row(gone.id).locator("th").innerText(), /deleted thread/);
+    assert.equal((await row(kept.id).locator("th").innerText()).trim(), "usage run");
+    await page.getByTestId("recent-runs").scrollIntoViewIfNeeded();
+    await screenshot(page, "09-usage-recent-runs");
     await screenshot(page, "09-usage", { fullPage: true });
     assert.deepEqual(page.errors, []);
   });

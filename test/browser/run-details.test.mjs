@@ -182,4 +182,24 @@ describe("run details", () => {
     assert.equal((await page.getByTestId("thinking-content").innerText()).trim(), thought);
     assert.deepEqual(page.errors, []);
   });
+
+  it("shows the prompt cache's reads and writes on the run line, live and stored", async () => {
+    const { page } = await newPage();
+    const thread = await createThread("prompt cache");
+    const m = marker("cache");
+    const usage = { input_tokens: 40, output_tokens: 4, cache_read_input_tokens: 1200, cache_creation_input_tokens: 300 };
+    await script(m, [{ kind: "text", text: "From the cache", usage }]);
+    await openThread(page, thread.id);
+    await send(page, `Cached ${m}`);
+    await waitForReply(page, "From the cache");
+    const cache = () => page.getByTestId("activity-line").last().getByTestId("activity-cache");
+    await until(async () => (await cache().count()) > 0, { message: "the run line does not show the cache" });
+    assert.equal(await cache().innerText(), "cache 1.2k read · 300 write");
+
+    await page.reload();
+    await waitForChatReady(page);
+    await waitForReply(page, "From the cache");
+    assert.equal(await cache().innerText(), "cache 1.2k read · 300 write");
+    assert.deepEqual(page.errors, []);
+  });
 });

@@ -94,16 +94,40 @@ function queryString(query: object | undefined): string {
   return qs ? `?${qs}` : "";
 }
 
+/** The URL of a route with its params and query filled in (for requests `request()` cannot make). */
+export function routeUrl<R extends Route>(route: R, ...[options]: OptionsArg<R>): string {
+  const opts = (options ?? {}) as { params?: Record<string, string>; query?: object };
+  return fillPath(route.split(" ")[1], opts.params) + queryString(opts.query);
+}
+
+/** The Authorization header of token mode (empty otherwise). */
+export function authHeaders(): Record<string, string> {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/**
+ * The ApiError for a non-2xx answer, from its status, its parsed body (undefined when not JSON) and
+ * its Retry-After header. A 401 tells the app's listeners (the sign-in form shows).
+ */
+export function apiErrorOf(status: number, body: unknown, retryAfterHeader: string | null): ApiError {
+  if (status === 401) unauthorizedListeners.forEach((l) => l());
+  if (!isErrorBody(body)) return new ApiError(status, "unexpected_response", `Request failed (${status})`);
+  const retryAfter = Number(retryAfterHeader ?? NaN);
+  const { code, message, issues } = body.error;
+  return new ApiError(status, code, message, issues, Number.isFinite(retryAfter) ? retryAfter : undefined);
+}
+
+export const networkError = () => new ApiError(0, "network", "Network error: the server could not be reached.");
+
 export async function request<R extends Route>(route: R, ...[options]: OptionsArg<R>): Promise<ResponseOf<R>> {
-  const opts = (options ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown; signal?: AbortSignal };
-  const [method, template] = route.split(" ");
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const opts = (options ?? {}) as { body?: unknown; signal?: AbortSignal };
+  const method = route.split(" ")[0];
+  const headers: Record<string, string> = { Accept: "application/json", ...authHeaders() };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
 
   let res: Response;
   try {
-    res = await fetch(fillPath(template, opts.params) + queryString(opts.query), {
+    res = await fetch(routeUrl(route, ...([options] as OptionsArg<R>)), {
       method,
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
@@ -111,9 +135,8 @@ export async function request<R extends Route>(route: R, ...[options]: OptionsAr
     });
   } catch (err) {
     if ((err as Error)?.name === "AbortError") throw err;
-    throw new ApiError(0, "network", "Network error: the server could not be reached.");
+    throw networkError();
   }
-
   if (res.status === 204) return null as ResponseOf<R>;
   let json: unknown;
   try {
@@ -125,11 +148,7 @@ export async function request<R extends Route>(route: R, ...[options]: OptionsAr
     if (json === undefined) throw new ApiError(res.status, "unexpected_response", `The server's answer to ${route} was not JSON.`);
     return json as ResponseOf<R>;
   }
-  if (res.status === 401) unauthorizedListeners.forEach((l) => l());
-  if (!isErrorBody(json)) throw new ApiError(res.status, "unexpected_response", `Request failed (${res.status})`);
-  const retryAfter = Number(res.headers.get("Retry-After") ?? NaN);
-  const { code, message, issues } = json.error;
-  throw new ApiError(res.status, code, message, issues, Number.isFinite(retryAfter) ? retryAfter : undefined);
+  throw apiErrorOf(res.status, json, res.headers.get("Retry-After"));
 }
 
 /** The thread's WebSocket URL, with `since` and (token mode) `token`. */

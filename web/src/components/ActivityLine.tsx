@@ -3,7 +3,7 @@ import { memo, useState } from "react";
 import { formatDuration, formatTokens } from "../lib/format";
 import type { ActivitySummary } from "../lib/timeline";
 
-/** The steps every run goes through, in order (a compaction step shows only in the details). */
+/** The steps every run goes through, in order (a compaction step shows as a mark of its own). */
 const HOOKS: readonly PipelineStep[] = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"];
 
 /**
@@ -23,6 +23,11 @@ export const ActivityLine = memo(function ActivityLine({
   const lastHook = [...HOOKS].reverse().find((h) => seen.has(h));
   const streaming = running && lastHook === "invoking";
   const usageTokens = activity.usage ? activity.usage.inputTokens + activity.usage.outputTokens : undefined;
+  const cacheRead = activity.usage?.cacheReadTokens ?? 0;
+  const cacheWrite = activity.usage?.cacheWriteTokens ?? 0;
+  // The server summarized older turns to fit the model's window: worth knowing, as the model now
+  // sees a summary of them and not their words.
+  const compacted = seen.has("compacted");
 
   let outcome: string;
   if (activity.status === "complete") outcome = `done${activity.durationMs !== undefined ? " in " + formatDuration(activity.durationMs) : ""}`;
@@ -68,7 +73,17 @@ export const ActivityLine = memo(function ActivityLine({
             {activity.toolCount} {activity.toolCount === 1 ? "tool" : "tools"}
           </span>
         )}
+        {compacted && (
+          <span className="activity-extra activity-compacted" data-testid="activity-compacted" title="Older messages were summarized to fit the model's context window">
+            compacted
+          </span>
+        )}
         {usageTokens !== undefined && <span className="activity-extra">{formatTokens(usageTokens)} tok</span>}
+        {(cacheRead > 0 || cacheWrite > 0) && (
+          <span className="activity-extra" data-testid="activity-cache" title={`Prompt cache: ${cacheRead} tokens read, ${cacheWrite} written`}>
+            cache {[cacheRead ? `${formatTokens(cacheRead)} read` : "", cacheWrite ? `${formatTokens(cacheWrite)} write` : ""].filter(Boolean).join(" · ")}
+          </span>
+        )}
         <span className="activity-outcome">{outcome}</span>
       </button>
       {open && (
@@ -77,9 +92,15 @@ export const ActivityLine = memo(function ActivityLine({
           {activity.steps.map((s, i) => (
             <li key={i}>
               <code>{s.step}</code>
+              {s.step === "compacted" && <span className="muted"> older messages summarized to fit the context window</span>}
               {s.detail && <span className="muted"> {s.detail}</span>}
             </li>
           ))}
+          {(cacheRead > 0 || cacheWrite > 0) && (
+            <li>
+              <code>cache</code> <span className="muted">{cacheRead.toLocaleString()} tokens read, {cacheWrite.toLocaleString()} written</span>
+            </li>
+          )}
           {commands && commands.length > 0 && (
             <li>
               <code>onCommand</code> <span className="muted">handled {commands.join(", ")}</span>

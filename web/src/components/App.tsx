@@ -5,6 +5,7 @@ import { healthQuery } from "../queries/deployment";
 import { followOtherTabs } from "../queries/threads";
 import { ChatView } from "./ChatView";
 import { ProviderBanner } from "./ProviderBanner";
+import { SearchPalette } from "./SearchPalette";
 import { Sidebar } from "./Sidebar";
 
 const PluginsPage = lazy(() => import("../pages/PluginsPage"));
@@ -37,6 +38,7 @@ function RouteView() {
 
 export function App() {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [searching, setSearching] = useState(false);
   const pathname = usePathname();
   const menuButton = useRef<HTMLButtonElement>(null);
   const sidebar = useRef<HTMLElement>(null);
@@ -44,6 +46,18 @@ export function App() {
   const queryClient = useQueryClient();
   const provider = useQuery(healthQuery).data?.model.provider;
   useEffect(() => followOtherTabs(queryClient), [queryClient]);
+
+  // Ctrl+K (Cmd+K on a Mac) opens the search palette from anywhere, and closes it again.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() === "k" && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey) {
+        e.preventDefault();
+        setSearching((open) => !open);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   // Close the drawer when the page changes; Escape closes it too. Opening it moves focus into it.
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -66,7 +80,7 @@ export function App() {
         Skip to content
       </a>
       <aside className="sidebar" id="sidebar" aria-label="Threads and navigation" ref={sidebar}>
-        <Sidebar onNavigate={() => setDrawerOpen(false)} />
+        <Sidebar onNavigate={() => setDrawerOpen(false)} onSearch={() => setSearching(true)} />
       </aside>
       <div className="drawer-scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
       <div className="main-column">
@@ -92,6 +106,7 @@ export function App() {
           </Suspense>
         </main>
       </div>
+      {searching && <SearchPalette onClose={() => setSearching(false)} />}
     </div>
   );
 }

@@ -1,21 +1,23 @@
-import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, errorText } from "../api";
+import { useBranchActions } from "../hooks/useBranchActions";
 import { clearDraft, useDraft } from "../hooks/useDraft";
+import { useFileDrop } from "../hooks/useFileDrop";
+import { useJumpToMessage } from "../hooks/useJumpToMessage";
 import { usePendingMessages } from "../hooks/usePendingMessages";
 import { useThreadChat } from "../hooks/useThreadChat";
+import { useUploads } from "../hooks/useUploads";
+import { lastUserMessage } from "../lib/branches";
 import { Link, navigate, threadPath } from "../lib/router";
 import { buildTimeline } from "../lib/timeline";
-import { healthQuery } from "../queries/deployment";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
+import { ChatActionsContext, type ChatActions } from "./chatActions";
+import { ChatHeader } from "./ChatHeader";
 import { Composer, type ComposerHandle } from "./Composer";
-import { ConnectionBadge } from "./ConnectionBadge";
 import { MessageList } from "./MessageList";
-import { ModelSelect } from "./ModelSelect";
 import { TaskStrip } from "./TaskStrip";
-import { ThreadTitle } from "./ThreadTitle";
 
 /** A name for a thread created by its first message. */
 function nameFrom(content: string): string {
@@ -36,19 +38,34 @@ function useRunAnnouncement(running: boolean, lastStatus: string | undefined): s
 }
 
 export function ChatView({ threadId }: { threadId: string | null }) {
-  const health = useQuery(healthQuery).data;
   const threadQuery = useThread(threadId);
   const thread = threadQuery.data;
   const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
   const { mutateAsync: createThread } = useCreateThread();
   const patchThread = usePatchThread();
-  const { state, connection, stop, loadOlder, retryLoad } = useThreadChat(threadId);
+  const { state, connection, stop, loadOlder, retryLoad, reloadBranch, cutAt } = useThreadChat(threadId);
   const { outbox, storage } = useSession();
   const pending = usePendingMessages(threadId);
   const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
   const composer = useRef<ComposerHandle>(null);
   const creating = useRef(false);
+  const branches = useBranchActions(threadId, state.messages, { cutAt, reloadBranch });
+
+  // A new conversation's files need a thread to go to: the first file creates it (unnamed, so that
+  // the server names it from the first exchange), and the first message goes there too.
+  const draftThread = useRef<Promise<string> | null>(null);
+  const threadFor = useCallback(async () => {
+    if (threadId) return threadId;
+    draftThread.current ??= createThread({}).then((t) => t.id);
+    return draftThread.current.catch((err) => {
+      draftThread.current = null;
+      throw err;
+    });
+  }, [threadId, createThread]);
+  const files = useUploads(threadFor);
+  const drop = useFileDrop(files.add);
 
   useEffect(() => {
     composer.current?.focus();
@@ -62,29 +79,33 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const running = state.running !== null;
   const lastRun = state.runOrder.length ? state.runs[state.runOrder[state.runOrder.length - 1]] : undefined;
   const announcement = useRunAnnouncement(running, lastRun?.status);
+  const highlight = useJumpToMessage(threadId, state, { loadOlder, switchTo: branches.switchTo, switching: branches.switching }, setNotice);
 
   const send = useCallback(
     async (content: string) => {
       setNotice(null);
+      const attachments = files.summary.attachments;
       if (threadId) {
-        outbox.enqueue(threadId, content);
+        outbox.enqueue(threadId, content, { attachments });
         setDraft("");
+        files.clear();
         return;
       }
       if (creating.current) return;
       creating.current = true;
       try {
-        const created = await createThread({ name: nameFrom(content) });
-        outbox.enqueue(created.id, content);
+        const id = draftThread.current ? await draftThread.current : (await createThread({ name: nameFrom(content) })).id;
+        outbox.enqueue(id, content, { attachments });
         clearDraft(storage, null);
-        navigate(threadPath(created.id));
+        files.clear();
+        navigate(threadPath(id));
       } catch (err) {
         setNotice(`Could not create a thread: ${errorText(err)}`);
       } finally {
         creating.current = false;
       }
     },
-    [threadId, setDraft, createThread, outbox, storage],
+    [threadId, setDraft, createThread, outbox, storage, files],
   );
 
   const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId, outbox]);
@@ -97,6 +118,35 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       setNotice(`Could not change the model: ${errorText(err)}`);
     }
   };
+
+  const busy = running || branches.switching;
+  const actions = useMemo<ChatActions | null>(
+    () =>
+      threadId
+        ? {
+            threadId,
+            busy,
+            editingId,
+            setEditingId,
+            edit: branches.edit,
+            regenerate: branches.regenerate,
+            switchTo: (id) => {
+              setEditingId(null);
+              void branches.switchTo(id);
+            },
+            discard: branches.discard,
+          }
+        : null,
+    [threadId, busy, editingId, branches],
+  );
+
+  // The Up arrow in an empty composer edits the last message (as in other chat apps).
+  const editLast = useCallback(() => {
+    const last = lastUserMessage(state.messages);
+    if (!threadId || busy || !last) return false;
+    setEditingId(last.id);
+    return true;
+  }, [threadId, busy, state.messages]);
 
   if (missing) {
     return (
@@ -126,22 +176,11 @@ export function ChatView({ threadId }: { threadId: string | null }) {
     </div>
   );
 
+  const alert = notice ?? branches.error;
+
   return (
-    <div className="chat-view">
-      <header className="chat-header">
-        {thread ? <ThreadTitle thread={thread} /> : <h1 className="chat-title">{threadId ? "…" : "New conversation"}</h1>}
-        <div className="chat-header-tools">
-          {thread?.parentThreadId && (
-            <Link href={threadPath(thread.parentThreadId)} className="small">
-              ↑ Parent thread
-            </Link>
-          )}
-          {thread && (
-            <ModelSelect value={thread.model} defaultModel={health?.model.default} onChange={changeModel} />
-          )}
-          {threadId && <ConnectionBadge state={connection} />}
-        </div>
-      </header>
+    <div className={"chat-view" + (drop.dragging ? " is-dropping" : "")} data-testid="chat-view" {...drop.handlers}>
+      <ChatHeader threadId={threadId} thread={thread} connection={connection} onChangeModel={changeModel} />
 
       {state.load === "loading" && (
         <div className="loading-line" role="status">
@@ -157,14 +196,17 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         </div>
       )}
 
-      <MessageList
-        items={items}
-        hasOlder={state.hasOlder}
-        loadingOlder={state.loadingOlder}
-        onLoadOlder={loadOlder}
-        onRetry={retry}
-        empty={empty}
-      />
+      <ChatActionsContext.Provider value={actions}>
+        <MessageList
+          items={items}
+          hasOlder={state.hasOlder}
+          loadingOlder={state.loadingOlder}
+          onLoadOlder={loadOlder}
+          onRetry={retry}
+          empty={empty}
+          highlight={highlight}
+        />
+      </ChatActionsContext.Provider>
 
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
@@ -172,9 +214,9 @@ export function ChatView({ threadId }: { threadId: string | null }) {
 
       <footer className="chat-footer">
         {threadId && <TaskStrip threadId={threadId} />}
-        {notice && (
-          <div className="inline-alert" role="alert">
-            {notice}
+        {alert && (
+          <div className="inline-alert" role="alert" data-testid="chat-notice">
+            {alert}
           </div>
         )}
         <Composer
@@ -184,8 +226,19 @@ export function ChatView({ threadId }: { threadId: string | null }) {
           onSend={send}
           running={running}
           onStop={stop}
+          uploads={files.uploads}
+          uploadsSummary={files.summary}
+          onFiles={files.add}
+          onRemoveUpload={files.remove}
+          onEditLast={editLast}
         />
       </footer>
+
+      {drop.dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-overlay-inner">Drop files to attach them</div>
+        </div>
+      )}
     </div>
   );
 }

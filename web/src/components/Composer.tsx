@@ -1,11 +1,23 @@
-import { MAX_CONTENT_CHARS } from "@protocol";
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { ATTACHMENT_TYPES, MAX_CONTENT_CHARS } from "@protocol";
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import type { Upload, UploadsSummary } from "../lib/uploads";
+import { UploadTray } from "./UploadTray";
 
 export interface ComposerHandle {
   focus: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter breaks the line; grows with its text. */
+/** Why the message cannot go yet, when files hold it back. */
+function waitingFor(summary: UploadsSummary): string | null {
+  if (summary.uploading) return `Waiting for ${summary.uploading === 1 ? "a file" : `${summary.uploading} files`} to upload…`;
+  if (summary.failed) return "Remove the files that could not be attached to send.";
+  return null;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line; grows with its text. Files come by the
+ * attach button or by pasting images; the Up arrow in an empty box edits the last message.
+ */
 export const Composer = forwardRef<
   ComposerHandle,
   {
@@ -14,11 +26,19 @@ export const Composer = forwardRef<
     onSend: (content: string) => void;
     running: boolean;
     onStop: () => void;
+    uploads: readonly Upload[];
+    uploadsSummary: UploadsSummary;
+    onFiles: (files: File[]) => void;
+    onRemoveUpload: (key: string) => void;
+    /** Up arrow in the empty box: answers whether there was a message to edit. */
+    onEditLast?: () => boolean;
     disabled?: boolean;
     placeholder?: string;
   }
->(function Composer({ value, onChange, onSend, running, onStop, disabled, placeholder }, ref) {
+>(function Composer(props, ref) {
+  const { value, onChange, onSend, running, onStop, uploads, uploadsSummary, onFiles, onRemoveUpload, onEditLast, disabled, placeholder } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
 
   useLayoutEffect(() => {
@@ -29,7 +49,8 @@ export const Composer = forwardRef<
   }, [value]);
 
   const tooLong = value.length > MAX_CONTENT_CHARS;
-  const canSend = !disabled && value.trim().length > 0 && !tooLong;
+  const waiting = waitingFor(uploadsSummary);
+  const canSend = !disabled && value.trim().length > 0 && !tooLong && !waiting;
 
   const send = () => {
     if (!canSend) return;
@@ -40,7 +61,17 @@ export const Composer = forwardRef<
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing && e.keyCode !== 229) {
       e.preventDefault();
       send();
+    } else if (e.key === "ArrowUp" && value === "" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && onEditLast?.()) {
+      e.preventDefault();
     }
+  };
+
+  // Pasted images (screenshots, copied pictures) are attached; pasted text still pastes.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(e.clipboardData.files);
+    if (files.length === 0) return;
+    if (!e.clipboardData.types.includes("text/plain")) e.preventDefault();
+    onFiles(files);
   };
 
   return (
@@ -51,6 +82,7 @@ export const Composer = forwardRef<
         send();
       }}
     >
+      <UploadTray uploads={uploads} onRemove={onRemoveUpload} />
       <label htmlFor="composer-input" className="visually-hidden">
         Message
       </label>
@@ -63,20 +95,55 @@ export const Composer = forwardRef<
         placeholder={placeholder ?? "Message Claude…"}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         disabled={disabled}
         aria-describedby="composer-hint"
         aria-invalid={tooLong || undefined}
       />
       <div className="composer-actions">
-        <span id="composer-hint" className="muted small composer-hint">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt"}
+          data-testid="file-input"
+          onChange={(e) => {
+            onFiles(Array.from(e.target.files ?? []));
+            e.target.value = "";
+          }}
+        />
+        <button
+          type="button"
+          className="icon-button attach-button"
+          data-testid="attach"
+          aria-label="Attach files"
+          title="Attach images, PDFs or text files"
+          disabled={disabled}
+          onClick={() => picker.current?.click()}
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+            <path
+              d="M21 11.5l-8.6 8.6a5.5 5.5 0 01-7.8-7.8l8.6-8.6a3.7 3.7 0 015.2 5.2l-8.6 8.6a1.8 1.8 0 01-2.6-2.6l7.9-7.9"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
+        <span id="composer-hint" className="muted small composer-hint" aria-live="polite">
           {tooLong ? (
             <span className="error-text">
               {value.length.toLocaleString()} / {MAX_CONTENT_CHARS.toLocaleString()} characters
             </span>
+          ) : waiting ? (
+            <span data-testid="composer-waiting">{waiting}</span>
           ) : (
-            <>
+            <span className="composer-keys">
               <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-            </>
+            </span>
           )}
         </span>
         {running && (

@@ -1,76 +1,12 @@
-import { memo, type ReactNode } from "react";
-import { formatDuration, formatTime, formatTokens } from "../lib/format";
+import { memo } from "react";
 import { Link, threadPath } from "../lib/router";
-import type { Message, Role, Usage } from "@protocol";
+import type { Message } from "@protocol";
 import { Markdown } from "./Markdown";
+import { MessageChips, MessageFrame } from "./MessageFrame";
 import { ThinkingBlock } from "./ThinkingBlock";
+import { useChatActions } from "./chatActions";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
-
-/** The frame every rendered message shares: role, kind and id for styling, tests and assistive tech. */
-export function MessageFrame({
-  role,
-  kind,
-  id,
-  className,
-  label,
-  children,
-  extra,
-}: {
-  role: Role;
-  kind: string;
-  id?: string;
-  className?: string;
-  label?: string;
-  children: ReactNode;
-  extra?: Record<string, string | undefined>;
-}) {
-  return (
-    <article
-      className={`msg msg-${role} msg-kind-${kind}${className ? " " + className : ""}`}
-      data-testid="message"
-      data-role={role}
-      data-kind={kind}
-      data-message-id={id}
-      aria-label={label}
-      {...extra}
-    >
-      {children}
-    </article>
-  );
-}
-
-/** Model, tokens and duration of an assistant reply. */
-export function MessageChips({
-  model,
-  usage,
-  durationMs,
-  createdAt,
-  flags,
-}: {
-  model?: string | null;
-  usage?: Usage;
-  durationMs?: number;
-  createdAt?: number;
-  flags?: string[];
-}) {
-  const hasAny = model || usage || durationMs !== undefined || createdAt || flags?.length;
-  if (!hasAny) return null;
-  return (
-    <div className="chips" data-testid="message-meta">
-      {flags?.map((f) => (
-        <span key={f} className="chip chip-flag">{f}</span>
-      ))}
-      {model && <span className="chip" title="Model">{model}</span>}
-      {usage && (
-        <span className="chip" title={`Input ${usage.inputTokens} · output ${usage.outputTokens}${usage.cacheReadTokens ? ` · cache read ${usage.cacheReadTokens}` : ""}`}>
-          {formatTokens(usage.inputTokens)} in · {formatTokens(usage.outputTokens)} out
-        </span>
-      )}
-      {durationMs !== undefined && <span className="chip" title="Duration">{formatDuration(durationMs)}</span>}
-      {createdAt && <time className="chip chip-time" dateTime={new Date(createdAt).toISOString()}>{formatTime(createdAt)}</time>}
-    </div>
-  );
-}
+import { UserMessage } from "./UserMessage";
 
 function assistantFlags(m: Message): string[] {
   const flags: string[] = [];
@@ -143,14 +79,7 @@ export const MessageItem = memo(function MessageItem({ message: m, toolName }: {
       break;
   }
 
-  if (m.role === "user") {
-    return (
-      <MessageFrame role="user" kind={m.kind} id={m.id} label="You said">
-        <div className="bubble bubble-user">{m.content}</div>
-        <MessageChips createdAt={m.createdAt} />
-      </MessageFrame>
-    );
-  }
+  if (m.role === "user") return <UserMessage message={m} />;
   if (m.role === "system") {
     if (meta.type === "cross-thread-notification") {
       return (
@@ -168,6 +97,25 @@ export const MessageItem = memo(function MessageItem({ message: m, toolName }: {
   return <AssistantText message={m} />;
 });
 
+/** Ask the same question again: a new version of the exchange, this reply a click away. */
+function RegenerateButton({ message }: { message: Message }) {
+  const actions = useChatActions();
+  if (!actions || !message.parentId) return null;
+  return (
+    <button
+      type="button"
+      className="msg-action"
+      data-testid="regenerate"
+      aria-label="Regenerate this reply"
+      title={actions.busy ? "Wait for the reply to finish" : "Regenerate"}
+      disabled={actions.busy}
+      onClick={() => actions.regenerate(message)}
+    >
+      <span aria-hidden="true">↻</span> Regenerate
+    </button>
+  );
+}
+
 export function AssistantText({ message: m }: { message: Message }) {
   const meta = m.metadata;
   return (
@@ -175,13 +123,16 @@ export function AssistantText({ message: m }: { message: Message }) {
       <div className="bubble bubble-assistant">
         <Markdown text={m.content} />
       </div>
-      <MessageChips
-        model={m.model}
-        usage={meta.usage}
-        durationMs={meta.durationMs}
-        createdAt={m.createdAt}
-        flags={assistantFlags(m)}
-      />
+      <div className="msg-footer">
+        <MessageChips
+          model={m.model}
+          usage={meta.usage}
+          durationMs={meta.durationMs}
+          createdAt={m.createdAt}
+          flags={assistantFlags(m)}
+        />
+        <RegenerateButton message={m} />
+      </div>
     </MessageFrame>
   );
 }

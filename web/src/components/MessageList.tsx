@@ -1,4 +1,5 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { Highlight } from "../hooks/useJumpToMessage";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
 import { MessageItem } from "./MessageItem";
@@ -7,6 +8,7 @@ import { PipelineError } from "./PipelineError";
 import { RunGroup } from "./RunGroup";
 
 const NEAR_BOTTOM_PX = 96;
+const HIGHLIGHT_MS = 2_500;
 
 /**
  * The conversation. Follows the newest content while the reader is at the bottom, stays put when
@@ -19,6 +21,7 @@ export function MessageList({
   onLoadOlder,
   onRetry,
   empty,
+  highlight,
 }: {
   items: TimelineItem[];
   hasOlder: boolean;
@@ -26,6 +29,8 @@ export function MessageList({
   onLoadOlder: () => void;
   onRetry: (content: string) => void;
   empty?: React.ReactNode;
+  /** A message to bring into view and mark for a moment (a search result jumped to). */
+  highlight?: Highlight | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -59,6 +64,24 @@ export function MessageList({
       el.scrollTop = el.scrollHeight;
     }
   }, [items]);
+
+  // The message is scrolled to the middle and marked; the list stops following the newest content,
+  // and the focus moves to it so that a screen reader reads it.
+  useEffect(() => {
+    if (!highlight) return;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(highlight.messageId)}"]`);
+    if (!el) return;
+    pinned.current = false;
+    el.scrollIntoView({ block: "center" });
+    el.setAttribute("data-highlight", "");
+    el.tabIndex = -1;
+    el.focus({ preventScroll: true });
+    const timer = setTimeout(() => el.removeAttribute("data-highlight"), HIGHLIGHT_MS);
+    return () => {
+      clearTimeout(timer);
+      el.removeAttribute("data-highlight");
+    };
+  }, [highlight]);
 
   // Stored tool results name their tool through the call they answer (as live ones do).
   const toolNames = useMemo(() => {

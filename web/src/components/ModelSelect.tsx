@@ -11,11 +11,15 @@ export function ModelSelect({
   defaultModel,
   onChange,
   disabled,
+  testId = "model-select",
+  label = "Model",
 }: {
   value: string;
   defaultModel?: string;
   onChange: (model: string) => void;
   disabled?: boolean;
+  testId?: string;
+  label?: string;
 }) {
   const id = useId();
   const models = useQuery(modelsQuery).data;
@@ -25,9 +29,9 @@ export function ModelSelect({
   return (
     <span className="model-select">
       <label htmlFor={id} className="visually-hidden">
-        Model
+        {label}
       </label>
-      <select id={id} data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
+      <select id={id} data-testid={testId} value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
         {options.map((m) => (
           <option key={m} value={m} title={names.get(m)}>
             {m}

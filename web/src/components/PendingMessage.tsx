@@ -1,7 +1,9 @@
 import { memo, useEffect, useState } from "react";
 import type { OutboxItem } from "../lib/outbox";
 import { useSession } from "../session/SessionGate";
-import { MessageFrame } from "./MessageItem";
+import { AttachmentList } from "./AttachmentList";
+import { useChatActions } from "./chatActions";
+import { MessageFrame } from "./MessageFrame";
 
 function useNow(active: boolean): number {
   const [now, setNow] = useState(Date.now());
@@ -16,6 +18,9 @@ function useNow(active: boolean): number {
 /** A sent message the server has not acknowledged yet: shown at once, retried until it lands. */
 export const PendingMessage = memo(function PendingMessage({ item }: { item: OutboxItem }) {
   const { outbox } = useSession();
+  const actions = useChatActions();
+  // A discarded edit or regeneration gives the branch it replaced back.
+  const discard = () => (actions ? actions.discard(item) : outbox.discard(item.clientMessageId));
   const now = useNow(item.state === "waiting");
   const seconds = item.nextAttemptAt ? Math.max(0, Math.ceil((item.nextAttemptAt - now) / 1000)) : 0;
   return (
@@ -25,6 +30,7 @@ export const PendingMessage = memo(function PendingMessage({ item }: { item: Out
       className={"msg-pending is-" + item.state}
       extra={{ "data-pending": item.state, "data-client-message-id": item.clientMessageId }}
     >
+      {item.attachments && <AttachmentList attachments={item.attachments} />}
       <div className="bubble bubble-user">{item.content}</div>
       <div className="pending-status" role={item.state === "failed" ? "alert" : undefined}>
         {item.state === "sending" && <span className="muted small">Sending…</span>}
@@ -44,7 +50,7 @@ export const PendingMessage = memo(function PendingMessage({ item }: { item: Out
             <button type="button" className="link-button small" onClick={() => outbox.retry(item.clientMessageId)}>
               Retry
             </button>
-            <button type="button" className="link-button small" onClick={() => outbox.discard(item.clientMessageId)}>
+            <button type="button" className="link-button small" onClick={discard}>
               Discard
             </button>
           </>

@@ -30,7 +30,10 @@ function Account() {
   );
 }
 
-export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+/** Ctrl+K, or ⌘K where the platform says it is a Mac. */
+const SEARCH_KEYS = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘K" : "Ctrl+K";
+
+export function Sidebar({ onNavigate, onSearch }: { onNavigate: () => void; onSearch: () => void }) {
   const route = useRoute();
   const [showArchived, setShowArchived] = useState(false);
   const { threads, list } = useThreadList(showArchived);
@@ -71,6 +74,21 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           </Link>
         ))}
       </nav>
+
+      <button
+        type="button"
+        className="search-button"
+        data-testid="open-search"
+        aria-keyshortcuts="Control+K Meta+K"
+        onClick={() => {
+          onNavigate();
+          onSearch();
+        }}
+      >
+        <span aria-hidden="true">⌕</span>
+        <span className="search-button-label">Search</span>
+        <kbd>{SEARCH_KEYS}</kbd>
+      </button>
 
       <button type="button" className="button primary new-thread" data-testid="new-thread" onClick={create} disabled={createThread.isPending}>
         <span aria-hidden="true">+</span> New thread

@@ -16,7 +16,7 @@ import ReconnectingWebSocket from "partysocket/ws";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { errorText, request, threadSocketUrl } from "../api";
-import { chatReducer, frameRunId, initialChatState } from "../lib/chatState";
+import { chatReducer, frameRunId, initialChatState, MESSAGE_PAGE as PAGE } from "../lib/chatState";
 import { cacheThreadEvent } from "../queries/threadEvents";
 import { useSession } from "../session/SessionGate";
 import type { ClientFrame, EventFrame, Message, ServerFrame } from "@protocol";
@@ -26,7 +26,6 @@ const listMessages = (threadId: string, before?: string, signal?: AbortSignal) =
 
 export type ConnectionState = "connecting" | "open" | "closed";
 
-const PAGE = 100;
 const PING_EVERY_MS = 25_000;
 const SILENCE_LIMIT_MS = 60_000;
 
@@ -229,5 +228,15 @@ export function useThreadChat(threadId: string | null) {
 
   const retryLoad = useCallback(() => setLoadKey((k) => k + 1), []);
 
-  return { state, connection, stop, loadOlder, retryLoad };
+  /** Reads the thread's current branch again and shows it (after this tab switched branches). */
+  const reloadBranch = useCallback(async () => {
+    if (!threadId) return;
+    const page = await listMessages(threadId);
+    dispatch({ type: "branch", messages: page.messages });
+  }, [threadId]);
+
+  /** An edit or regeneration of `messageId` is on its way: it and what followed leave the view. */
+  const cutAt = useCallback((messageId: string) => dispatch({ type: "cutAt", messageId }), []);
+
+  return { state, connection, stop, loadOlder, retryLoad, reloadBranch, cutAt };
 }

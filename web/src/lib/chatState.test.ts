@@ -1,7 +1,7 @@
 import type { ServerFrame } from "@protocol";
 import { describe, expect, it } from "vitest";
 import { frame, message, task } from "../testing/fixtures";
-import { chatReducer, initialChatState, type ChatAction, type ChatState } from "./chatState";
+import { chatReducer, initialChatState, MESSAGE_PAGE, type ChatAction, type ChatState } from "./chatState";
 
 const run = { threadId: "thr_1", runId: "run_1" };
 
@@ -150,6 +150,50 @@ describe("chat reducer: messages", () => {
     // Without messages (a rename), nothing changes.
     const renamed = apply(...wholeRun, on(frame("thread:updated", { threadId: "thr_1", thread }, 14)));
     expect(renamed.messages).toHaveLength(2);
+  });
+});
+
+describe("chat reducer: edits and branch switches", () => {
+  const second = message({ id: "msg_u2", parentId: "msg_u1", content: "more", createdAt: 4_000 });
+  const secondReply = message({ id: "msg_a2", role: "assistant", parentId: "msg_u2", metadata: { runId: "run_2" }, createdAt: 5_000 });
+  const run2 = { threadId: "thr_1", runId: "run_2" };
+  const twoExchanges: ChatAction[] = [
+    ...wholeRun,
+    on(frame("chat:message", { threadId: "thr_1", message: second }, 14)),
+    on(frame("pipeline:start", { ...run2, messageId: "msg_u2" }, 15)),
+    on(frame("chat:message", { threadId: "thr_1", message: secondReply }, 16)),
+    on(frame("pipeline:complete", { ...run2, commandsHandled: [], commandsUnhandled: [], durationMs: 10 }, 17)),
+  ];
+
+  it("cuts the edited message and what followed it, with the runs that answered them", () => {
+    const state = apply(...twoExchanges, { type: "cutAt", messageId: "msg_u2" });
+    expect(state.messages.map((m) => m.id)).toEqual(["msg_u1", "msg_a1"]);
+    expect(state.runOrder).toEqual(["run_1"]);
+    expect([...state.ids]).toEqual(["msg_u1", "msg_a1"]);
+    // The new version then arrives as any message does.
+    const edited = message({ id: "msg_u3", parentId: "msg_u1", siblings: ["msg_u2", "msg_u3"], createdAt: 6_000 });
+    expect(chatReducer(state, { type: "message", message: edited }).messages.map((m) => m.id)).toEqual(["msg_u1", "msg_a1", "msg_u3"]);
+  });
+
+  it("leaves the state alone when the edited message is not shown", () => {
+    const state = apply(...twoExchanges);
+    expect(chatReducer(state, { type: "cutAt", messageId: "msg_elsewhere" })).toBe(state);
+  });
+
+  it("shows a branch read after a switch, and knows whether older pages remain", () => {
+    const state = apply(...twoExchanges, { type: "branch", messages: [user, reply] });
+    expect(state.messages.map((m) => m.id)).toEqual(["msg_u1", "msg_a1"]);
+    expect(state.runOrder).toEqual(["run_1"]);
+    expect(state.hasOlder).toBe(false);
+    const long = Array.from({ length: MESSAGE_PAGE }, (_, i) => message({ id: `msg_${i}`, createdAt: i }));
+    expect(chatReducer(state, { type: "branch", messages: long }).hasOlder).toBe(true);
+  });
+
+  it("a run in progress stays through a branch change (its events still come)", () => {
+    const running = apply(...wholeRun.slice(0, 5));
+    const state = chatReducer(running, { type: "branch", messages: [second] });
+    expect(state.runOrder).toEqual(["run_1"]);
+    expect(state.running).toBe("run_1");
   });
 });
 

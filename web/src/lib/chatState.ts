@@ -59,7 +59,14 @@ export type ChatAction =
   | { type: "olderLoaded"; messages: Message[]; hasOlder: boolean }
   | { type: "message"; message: Message }
   | { type: "frame"; frame: ServerFrame }
-  | { type: "resetRun"; runId: string };
+  | { type: "resetRun"; runId: string }
+  /** A branch change seen by this tab (a switch, or GET after one): its messages replace those shown. */
+  | { type: "branch"; messages: Message[] }
+  /** An edit or regeneration of `messageId` was sent: it and what followed leave the branch shown. */
+  | { type: "cutAt"; messageId: string };
+
+/** Messages per page of GET .../messages, and in a thread:updated after a branch change. */
+export const MESSAGE_PAGE = 100;
 
 export const initialChatState = (threadId: string | null): ChatState => ({
   load: threadId ? "loading" : "idle",
@@ -130,16 +137,29 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
   }
 }
 
+/** Runs that answer none of `ids` go (one in progress stays). */
+function keepRunsOf(state: ChatState, ids: ReadonlySet<string>): Pick<ChatState, "runs" | "runOrder"> {
+  const keep = (run: LiveRun) => run.runId === state.running || (run.messageId !== null && ids.has(run.messageId));
+  const runOrder = state.runOrder.filter((id) => keep(state.runs[id]));
+  return { runs: Object.fromEntries(runOrder.map((id) => [id, state.runs[id]])), runOrder };
+}
+
 /**
- * After a branch change the thread's current branch replaces what is shown; runs that answered
- * messages no longer on it go too (one in progress stays).
+ * After a branch change the thread's current branch (its newest page) replaces what is shown; runs
+ * that answered messages no longer on it go too.
  */
 function showBranch(state: ChatState, messages: Message[]): ChatState {
   const ids = new Set(messages.map((m) => m.id));
-  const keep = (run: LiveRun) => run.runId === state.running || (run.messageId !== null && ids.has(run.messageId));
-  const runOrder = state.runOrder.filter((id) => keep(state.runs[id]));
-  const runs = Object.fromEntries(runOrder.map((id) => [id, state.runs[id]]));
-  return { ...state, messages, ids, runs, runOrder };
+  return { ...state, load: "ready", messages, ids, ...keepRunsOf(state, ids), hasOlder: messages.length >= MESSAGE_PAGE };
+}
+
+/** The new version of `messageId` will take its place: it and everything after it go. */
+function cutAt(state: ChatState, messageId: string): ChatState {
+  const at = state.messages.findIndex((m) => m.id === messageId);
+  if (at < 0) return state;
+  const messages = state.messages.slice(0, at);
+  const ids = new Set(messages.map((m) => m.id));
+  return { ...state, messages, ids, ...keepRunsOf(state, ids) };
 }
 
 function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
@@ -238,6 +258,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       delete runs[action.runId];
       return { ...state, runs, runOrder: state.runOrder.filter((id) => id !== action.runId) };
     }
+    case "branch":
+      return showBranch(state, action.messages);
+    case "cutAt":
+      return cutAt(state, action.messageId);
     default:
       return state;
   }

@@ -2,7 +2,7 @@ import type { Message } from "@protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api";
 import { userStorage } from "../session/userStorage";
-import { memoryStore, message } from "../testing/fixtures";
+import { attachment, memoryStore, message } from "../testing/fixtures";
 import { createOutbox, type OutboxItem } from "./outbox";
 
 /** A post whose answers the test gives, one request at a time. */
@@ -144,6 +144,37 @@ describe("outbox sending", () => {
     outbox.enqueue("thr_2", "two");
     outbox.forgetThread("thr_1");
     expect(outbox.getSnapshot().map((i) => i.threadId)).toEqual(["thr_2"]);
+  });
+});
+
+describe("outbox edits and files", () => {
+  it("keeps an edit's target and files with the item, through a reload of the page", async () => {
+    const { post, calls } = controlledPost();
+    const outbox = started({ storage: userStorage("u", store), post });
+    const files = [attachment({ id: "att_1" })];
+    const item = outbox.enqueue("thr_1", "better question", { attachments: files, branch: { messageId: "msg_old" } });
+    expect(calls[0].item).toMatchObject({ content: "better question", attachments: files, branch: { messageId: "msg_old" } });
+
+    // The next page's outbox reads the same item back, and sends it the same way.
+    calls[0].reject(new ApiError(0, "network", "offline"));
+    await settle();
+    const later = controlledPost();
+    started({ storage: userStorage("u", store), post: later.post });
+    expect(later.calls[0].item).toMatchObject({ clientMessageId: item.clientMessageId, attachments: files, branch: { messageId: "msg_old" } });
+  });
+
+  it("stores nothing extra for a plain post", () => {
+    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const item = outbox.enqueue("thr_1", "hi", { attachments: [] });
+    expect(item).not.toHaveProperty("attachments");
+    expect(item).not.toHaveProperty("branch");
+  });
+
+  it("does not take another client's message for a regeneration of the same content", () => {
+    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    outbox.enqueue("thr_1", "hello", { branch: { messageId: "msg_q", regenerate: true } });
+    outbox.reconcile(message({ id: "msg_api", content: "hello", clientMessageId: null }));
+    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
   });
 });
 

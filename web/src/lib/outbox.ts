@@ -3,7 +3,7 @@
 // Each item keeps its clientMessageId for life, so a retry of a request that did reach the server
 // is answered with the first message and runs nothing again.
 
-import type { Message } from "@protocol";
+import type { Attachment, Message } from "@protocol";
 import { ApiError, errorText } from "../api";
 import type { UserStorage } from "../session/userStorage";
 
@@ -11,6 +11,10 @@ export interface OutboxItem {
   clientMessageId: string;
   threadId: string;
   content: string;
+  /** Files uploaded to the thread that go with the message. */
+  attachments?: Attachment[];
+  /** A new version of user message `messageId` (an edit; a regeneration keeps its content and files). */
+  branch?: { messageId: string; regenerate?: boolean };
   createdAt: number;
   /** sending: a request is out; waiting: will retry at nextAttemptAt; failed: needs the user. */
   state: "sending" | "waiting" | "failed";
@@ -134,8 +138,17 @@ export function createOutbox({ storage, post }: OutboxOptions) {
       return () => confirmedListeners.delete(listener);
     },
 
-    enqueue(threadId: string, content: string): OutboxItem {
-      const item: OutboxItem = { clientMessageId: newId(), threadId, content, createdAt: Date.now(), state: "sending", attempts: 0 };
+    enqueue(threadId: string, content: string, extra: Pick<OutboxItem, "attachments" | "branch"> = {}): OutboxItem {
+      const item: OutboxItem = {
+        clientMessageId: newId(),
+        threadId,
+        content,
+        ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+        ...(extra.branch ? { branch: extra.branch } : {}),
+        createdAt: Date.now(),
+        state: "sending",
+        attempts: 0,
+      };
       commit([...items, item]);
       void attempt(item.clientMessageId);
       return item;
@@ -171,8 +184,9 @@ export function createOutbox({ storage, post }: OutboxOptions) {
     /**
      * A user message arrived over the socket. The message carries the clientMessageId it was posted
      * with: ours means the pending item is done; another one means it is someone else's. A message
-     * posted without one (another client) hides the oldest pending item of that thread with the same
-     * content, which still waits for its own acknowledgement.
+     * posted without one (another client) hides the oldest pending post of that thread with the same
+     * content, which still waits for its own acknowledgement (not an edit or a regeneration: those
+     * always carry their id, and a regeneration has the content of a message already stored).
      */
     reconcile(message: Message): void {
       if (message.role !== "user") return;
@@ -183,7 +197,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
       }
       if (items.some((i) => i.echoedMessageId === message.id)) return;
       const match = items.find(
-        (i) => i.threadId === message.threadId && i.content === message.content && i.state !== "failed" && !i.echoedMessageId,
+        (i) => i.threadId === message.threadId && i.content === message.content && i.state !== "failed" && !i.echoedMessageId && !i.branch,
       );
       if (match) update(match.clientMessageId, { echoedMessageId: message.id });
     },

@@ -17,7 +17,8 @@ export default function ContextPage() {
     setOutcome(null);
   };
 
-  const list = [...(files.data ?? [])].sort((a, b) => a.path.localeCompare(b.path));
+  const list = [...(files.data?.files ?? [])].sort((a, b) => a.path.localeCompare(b.path));
+  const cut = files.data?.cut;
 
   return (
     <div className="page">
@@ -33,6 +34,11 @@ export default function ContextPage() {
           {files.isPending && <p className="muted small">Loading…</p>}
           {files.error && <div className="inline-alert" role="alert">{errorText(files.error)}</div>}
           {files.data && list.length === 0 && <p className="muted small">No context files yet.</p>}
+          {cut && cut.size > 0 && (
+            <p className="inline-note small" data-testid="context-cut-note">
+              {cut.size === 1 ? "One file is" : `${cut.size} files are`} cut from prompts to fit the model's context window.
+            </p>
+          )}
           <ul className="file-list">
             {list.map((f) => (
               <li key={f.path}>
@@ -48,6 +54,11 @@ export default function ContextPage() {
                   <span className="muted small">
                     {formatBytes(f.bytes)} · {formatRelative(f.updatedAt)}
                   </span>
+                  {cut?.has(f.path) && (
+                    <span className="pill pill-warn" data-testid="context-cut" title="Left out of prompts: the context files are more than the model's window holds">
+                      cut to fit
+                    </span>
+                  )}
                 </button>
               </li>
             ))}

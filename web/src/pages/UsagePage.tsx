@@ -3,6 +3,8 @@ import { useMemo, useState } from "react";
 import { errorText } from "../api";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
 import { usageQuery } from "../queries/usage";
+import { RecentRuns } from "./RecentRuns";
+import { SpendToday } from "./SpendToday";
 import { UsageChart } from "./UsageChart";
 
 const RANGES = [
@@ -44,6 +46,7 @@ export default function UsagePage() {
         <h1>Usage</h1>
         <p className="muted">Every run's tokens and cost, recorded by the metrics plugin.</p>
       </header>
+      {data?.limits && <SpendToday limits={data.limits} />}
       <div className="filters" role="group" aria-label="Period">
         {RANGES.map((r) => (
           <button
@@ -120,6 +123,7 @@ export default function UsagePage() {
           </table>
         </div>
       )}
+      <RecentRuns runs={runs} />
     </div>
   );
 }

@@ -6,9 +6,10 @@ const contextKeys = {
   file: (path: string) => ["context", "file", path] as const,
 };
 
+/** The files, and those the server cut to fit the model's window (`cut`: absent on older servers). */
 export const contextFilesQuery = queryOptions({
   queryKey: contextKeys.list,
-  queryFn: ({ signal }) => request("GET /api/context", { signal }).then((r) => r.files),
+  queryFn: ({ signal }) => request("GET /api/context", { signal }).then((r) => ({ files: r.files, cut: new Set(r.cut ?? []) })),
 });
 
 export const contextFileQuery = (path: string) =>

@@ -1,24 +1,8 @@
 import type { Thread } from "@protocol";
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
+import { thread } from "../testing/fixtures";
 import { dropThread, putThread, threadKeys, threadQuery, touchThread } from "./threads";
-
-function thread(over: Partial<Thread>): Thread {
-  return {
-    id: "thr_1",
-    name: "a thread",
-    kind: "general",
-    status: "open",
-    model: "m",
-    sessionId: null,
-    parentThreadId: null,
-    instructions: "",
-    headId: null,
-    lastActivity: 1_000,
-    createdAt: 1_000,
-    ...over,
-  };
-}
 
 /** A client holding a two-page list and the archived list. */
 function cached(pages: Thread[][], archived: Thread[] = []) {

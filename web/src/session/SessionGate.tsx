@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ApiError, authToken, onUnauthorized, request, setAuthToken } from "../api";
 import { SignIn } from "../components/SignIn";
-import { createOutbox, type Outbox } from "../lib/outbox";
+import { createOutbox, type Outbox, type OutboxItem } from "../lib/outbox";
 import { healthQuery } from "../queries/deployment";
 import { forgetLegacyKeys, forgetUser, isUserChange, rememberedUser, rememberUser, userStorage, type UserStorage } from "./userStorage";
 
@@ -48,17 +48,25 @@ export function restoreToken(): void {
   setAuthToken(user ? userStorage(user).get("token") : null);
 }
 
+/** An outbox item through its route: a post, an edit, or a regeneration. */
+function postItem({ threadId, content, clientMessageId, attachments, branch }: OutboxItem) {
+  if (branch?.regenerate) {
+    return request("POST /api/threads/:id/messages/:messageId/regenerate", {
+      params: { id: threadId, messageId: branch.messageId },
+      body: { clientMessageId },
+    });
+  }
+  const body = { content, clientMessageId, ...(attachments?.length ? { attachments: attachments.map((a) => a.id) } : {}) };
+  if (branch) {
+    return request("POST /api/threads/:id/messages/:messageId/edit", { params: { id: threadId, messageId: branch.messageId }, body });
+  }
+  return request("POST /api/threads/:id/messages", { params: { id: threadId }, body });
+}
+
 /** The signed-in user's storage and outbox; signing out stops the outbox and empties the storage. */
 function startSession(auth: Auth, onSignedOut: () => void): Session {
   const storage = userStorage(auth.userId);
-  const outbox = createOutbox({
-    storage,
-    post: (item) =>
-      request("POST /api/threads/:id/messages", {
-        params: { id: item.threadId },
-        body: { content: item.content, clientMessageId: item.clientMessageId },
-      }).then((r) => r.message),
-  });
+  const outbox = createOutbox({ storage, post: (item) => postItem(item).then((r) => r.message) });
   const signOut = () => {
     outbox.stop();
     storage.clear();

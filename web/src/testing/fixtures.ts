@@ -1,6 +1,6 @@
 // Builders for the web app's unit tests: protocol shapes with defaults, frames, and a Storage.
 
-import type { EventFrame, EventMap, EventName, Message, Task } from "@protocol";
+import type { Attachment, EventFrame, EventMap, EventName, Message, Task, Thread } from "@protocol";
 
 export function message(over: Partial<Message> = {}): Message {
   return {
@@ -54,5 +54,26 @@ export function memoryStore() {
       return map.size;
     },
     keys: () => [...map.keys()],
+  };
+}
+
+export function attachment(over: Partial<Attachment> = {}): Attachment {
+  return { id: "att_1", threadId: "thr_1", name: "photo.png", mediaType: "image/png", bytes: 1_234, createdAt: 1_000, ...over };
+}
+
+export function thread(over: Partial<Thread> = {}): Thread {
+  return {
+    id: "thr_1",
+    name: "a thread",
+    kind: "general",
+    status: "open",
+    model: "m",
+    sessionId: null,
+    parentThreadId: null,
+    instructions: "",
+    headId: null,
+    lastActivity: 1_000,
+    createdAt: 1_000,
+    ...over,
   };
 }

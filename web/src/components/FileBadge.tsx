@@ -1,0 +1,16 @@
+/** A file's kind in a few letters (PDF, TXT, MD, CSV), where an icon would go. */
+const LABEL: Record<string, string> = {
+  "application/pdf": "PDF",
+  "text/plain": "TXT",
+  "text/markdown": "MD",
+  "text/csv": "CSV",
+};
+
+export function FileBadge({ mediaType }: { mediaType: string }) {
+  const label = LABEL[mediaType] ?? (mediaType.startsWith("image/") ? "IMG" : "FILE");
+  return (
+    <span className={`file-badge is-${label.toLowerCase()}`} aria-hidden="true">
+      {label}
+    </span>
+  );
+}

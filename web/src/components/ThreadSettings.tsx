@@ -1,0 +1,139 @@
+import { MAX_INSTRUCTIONS_CHARS, type Thread } from "@protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { errorText } from "../api";
+import { formatTokens } from "../lib/format";
+import { healthQuery, modelsQuery } from "../queries/deployment";
+import { usePatchThread } from "../queries/threadMutations";
+import { ModelSelect } from "./ModelSelect";
+
+/** What the deployment says of the thread's model (when it lists its models). */
+function ModelFacts({ model }: { model: string }) {
+  const info = useQuery(modelsQuery).data?.models.find((m) => m.id === model);
+  if (!info) return null;
+  return (
+    <p className="muted small" data-testid="model-facts">
+      {info.displayName} · {formatTokens(info.contextWindow)} context · up to {formatTokens(info.maxOutputTokens)} out
+      {info.thinking.length > 0 && ` · thinking: ${info.thinking.join(", ")}`}
+    </p>
+  );
+}
+
+/**
+ * The thread's own settings, in a side panel over the chat (a modal <dialog>: focus stays in it,
+ * Escape closes it): its custom instructions and its model.
+ */
+export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [instructions, setInstructions] = useState(thread.instructions);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const patch = usePatchThread();
+  const defaultModel = useQuery(healthQuery).data?.model.default;
+
+  const field = useRef<HTMLTextAreaElement>(null);
+
+  // showModal() focuses the first control (the close button); the instructions are what one came for.
+  useEffect(() => {
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+    field.current?.focus();
+  }, []);
+
+  const tooLong = instructions.length > MAX_INSTRUCTIONS_CHARS;
+  const changed = instructions !== thread.instructions;
+
+  const save = () => {
+    setOutcome(null);
+    patch.mutate(
+      { id: thread.id, instructions },
+      {
+        onSuccess: () => setOutcome({ ok: true, text: instructions ? "Saved. They apply from your next message." : "Cleared. Your next message goes without them." }),
+        onError: (err) => setOutcome({ ok: false, text: `Could not save: ${errorText(err)}` }),
+      },
+    );
+  };
+
+  const changeModel = (model: string) => {
+    setOutcome(null);
+    patch.mutate({ id: thread.id, model }, { onError: (err) => setOutcome({ ok: false, text: `Could not change the model: ${errorText(err)}` }) });
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="side-panel"
+      data-testid="thread-settings"
+      aria-labelledby="thread-settings-title"
+      onClose={onClose}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) dialog.current?.close();
+      }}
+    >
+      <div className="side-panel-inner">
+        <header className="side-panel-header">
+          <h2 id="thread-settings-title">Thread settings</h2>
+          <button type="button" className="icon-button" aria-label="Close settings" data-testid="thread-settings-close" onClick={() => dialog.current?.close()}>
+            ✕
+          </button>
+        </header>
+
+        <form
+          className="settings-section"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (changed && !tooLong) save();
+          }}
+        >
+          <label htmlFor="thread-instructions" className="field-label">
+            Instructions
+          </label>
+          <p className="muted small" id="thread-instructions-help">
+            How Claude should answer in this thread: a role, a tone, facts to keep in mind. They go into the system prompt
+            and apply from the next message.
+          </p>
+          <textarea
+            id="thread-instructions"
+            className="text-input instructions-input"
+            data-testid="instructions-input"
+            ref={field}
+            rows={10}
+            value={instructions}
+            placeholder="e.g. Answer in British English, briefly, and ask before assuming."
+            onChange={(e) => setInstructions(e.target.value)}
+            aria-describedby="thread-instructions-help thread-instructions-count"
+            aria-invalid={tooLong || undefined}
+          />
+          <div className="settings-row">
+            <span id="thread-instructions-count" className={"small " + (tooLong ? "error-text" : "muted")} data-testid="instructions-count">
+              {instructions.length.toLocaleString()} / {MAX_INSTRUCTIONS_CHARS.toLocaleString()} characters
+            </span>
+            <button
+              type="button"
+              className="button small ghost"
+              disabled={!changed || patch.isPending}
+              onClick={() => setInstructions(thread.instructions)}
+            >
+              Revert
+            </button>
+            <button type="submit" className="button small primary" data-testid="instructions-save" disabled={!changed || tooLong || patch.isPending}>
+              {patch.isPending ? "Saving…" : "Save"}
+            </button>
+          </div>
+          {outcome && (
+            <p className={"small " + (outcome.ok ? "ok-text" : "error-text")} role={outcome.ok ? "status" : "alert"} data-testid="settings-outcome">
+              {outcome.text}
+            </p>
+          )}
+        </form>
+
+        <section className="settings-section" aria-labelledby="thread-model-label">
+          <span id="thread-model-label" className="field-label">
+            Model
+          </span>
+          <ModelSelect value={thread.model} defaultModel={defaultModel} onChange={changeModel} disabled={patch.isPending} testId="settings-model" label="Model of this thread" />
+          <ModelFacts model={thread.model} />
+        </section>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,64 @@
+import type { Message } from "@protocol";
+import { memo, useEffect, useRef } from "react";
+import { siblingPosition } from "../lib/branches";
+import { AttachmentList } from "./AttachmentList";
+import { BranchSwitcher } from "./BranchSwitcher";
+import { useChatActions } from "./chatActions";
+import { MessageEditor } from "./MessageEditor";
+import { MessageChips, MessageFrame } from "./MessageFrame";
+
+/** One of the user's messages: its files and text, its versions, and an edit in place. */
+export const UserMessage = memo(function UserMessage({ message: m }: { message: Message }) {
+  const actions = useChatActions();
+  const editing = actions?.editingId === m.id;
+  const position = siblingPosition(m);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+
+  // A cancelled edit gives the focus back to the button that opened it.
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+
+  return (
+    <MessageFrame role="user" kind={m.kind} id={m.id} label="You said" className={editing ? "is-editing" : undefined}>
+      {editing && actions ? (
+        <MessageEditor
+          message={m}
+          onCancel={() => actions.setEditingId(null)}
+          onSend={(content, attachments) => {
+            wasEditing.current = false;
+            actions.setEditingId(null);
+            actions.edit(m, content, attachments);
+          }}
+        />
+      ) : (
+        <>
+          {m.attachments && <AttachmentList attachments={m.attachments} />}
+          <div className="bubble bubble-user">{m.content}</div>
+        </>
+      )}
+      {!editing && (
+        <div className="msg-footer">
+          {position && actions && <BranchSwitcher position={position} disabled={actions.busy} onSwitch={actions.switchTo} />}
+          {actions && (
+            <button
+              ref={editButton}
+              type="button"
+              className="msg-action"
+              data-testid="edit-message"
+              aria-label="Edit this message"
+              title={actions.busy ? "Wait for the reply to finish" : "Edit"}
+              disabled={actions.busy}
+              onClick={() => actions.setEditingId(m.id)}
+            >
+              <span aria-hidden="true">✎</span> Edit
+            </button>
+          )}
+          <MessageChips createdAt={m.createdAt} />
+        </div>
+      )}
+    </MessageFrame>
+  );
+});

@@ -1,0 +1,117 @@
+// Requests whose bodies or answers are bytes, which the JSON client (api.ts) does not make: uploads
+// (XMLHttpRequest, for its upload progress), and files fetched with the caller's credentials (an
+// <img src> or a link could not send token mode's Authorization header).
+import type { Attachment, ResponseOf } from "@protocol";
+import { ApiError, apiErrorOf, authHeaders, networkError, routeUrl } from "./api";
+
+type Uploaded = ResponseOf<"POST /api/threads/:id/attachments">;
+
+export interface UploadOptions {
+  /** Bytes sent so far, of `total`. */
+  onProgress?: (sent: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Sends a file's bytes to the thread (the route map cannot say "raw body", hence no `request()`). */
+export function uploadAttachment(threadId: string, file: File, mediaType: string, options: UploadOptions = {}): Promise<Attachment> {
+  const url = routeUrl("POST /api/threads/:id/attachments", { params: { id: threadId }, query: { name: file.name } });
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.setRequestHeader("Content-Type", mediaType);
+    xhr.setRequestHeader("Accept", "application/json");
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => options.onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onerror = () => reject(networkError());
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && (body as Uploaded | undefined)?.attachment) {
+        resolve((body as Uploaded).attachment);
+      } else if (xhr.status >= 200 && xhr.status < 300) {
+        reject(new ApiError(xhr.status, "unexpected_response", "The server's answer to the upload was not an attachment."));
+      } else {
+        reject(apiErrorOf(xhr.status, body, xhr.getResponseHeader("Retry-After")));
+      }
+    };
+    options.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/** An attachment's bytes (the route map has no entry for this route: it answers bytes, not JSON). */
+export const attachmentUrl = (threadId: string, attachmentId: string) =>
+  `/api/threads/${encodeURIComponent(threadId)}/attachments/${encodeURIComponent(attachmentId)}`;
+
+export interface FetchedFile {
+  blob: Blob;
+  /** From Content-Disposition, when the server names the file. */
+  fileName: string | null;
+}
+
+/** The file named by Content-Disposition's `filename="…"`. */
+function fileNameOf(disposition: string | null): string | null {
+  const match = /filename="([^"]+)"/i.exec(disposition ?? "");
+  return match ? match[1] : null;
+}
+
+/** A file from the API, fetched with the caller's credentials. */
+export async function fetchFile(url: string, signal?: AbortSignal): Promise<FetchedFile> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: authHeaders(), signal });
+  } catch (err) {
+    if ((err as Error)?.name === "AbortError") throw err;
+    throw networkError();
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => undefined);
+    throw apiErrorOf(res.status, body, res.headers.get("Retry-After"));
+  }
+  return { blob: await res.blob(), fileName: fileNameOf(res.headers.get("Content-Disposition")) };
+}
+
+/** Saves a blob as a download named `fileName`. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.style.display = "none";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has taken its copy once the click's task is over.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Opens a file in a new tab. The tab is opened at once, within the click (a tab opened after an
+ * await is a blocked pop-up), and shown the file when it arrives. Text of any kind is shown as
+ * UTF-8 plain text, which the browser displays instead of downloading.
+ */
+export function openFileInTab(load: () => Promise<Blob>, fileName: string): Promise<void> {
+  const tab = window.open("", "_blank");
+  return load().then(
+    (blob) => {
+      const shown = blob.type.startsWith("text/") ? new Blob([blob], { type: "text/plain;charset=utf-8" }) : blob;
+      const url = URL.createObjectURL(shown);
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      } else {
+        saveBlob(blob, fileName);
+      }
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    },
+    (err: unknown) => {
+      tab?.close();
+      throw err;
+    },
+  );
+}
