@@ -62,7 +62,10 @@ export interface Api {
   "POST /api/threads/:id/messages/:messageId/regenerate": { body: { clientMessageId?: string }; response: { message: Message } };
   "PUT /api/threads/:id/head": { body: { messageId: string }; response: { thread: Thread } };
   "POST /api/threads/:id/attachments": { query: { name?: string }; response: { attachment: Attachment } };
+  /** The JSON format's shape; the Markdown one is text. Both come as a download. */
   "GET /api/threads/:id/export": { query: { format?: "markdown" | "json" }; response: { thread: Thread; messages: Message[] } };
+  /** The file's bytes, with its Content-Type. */
+  "GET /api/threads/:id/attachments/:attachmentId": { response: Blob };
   "POST /api/threads/:id/stop": { response: { stopped: boolean } };
   "POST /api/chat": { body: PostMessageBody & { threadId: string }; response: { message: Message } };
   "POST /api/prewarm": { body: { threadId: string }; response: null };

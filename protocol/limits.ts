@@ -4,6 +4,8 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_CONTENT_CHARS = 100_000;
 export const MAX_CLIENT_MESSAGE_ID = 128;
 export const MAX_INSTRUCTIONS_CHARS = 20_000;
+/** GET messages' default page, and the branch a thread:updated carries after a branch change. */
+export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -46,7 +46,7 @@ export function uploadAttachment(threadId: string, file: File, mediaType: string
 
 /** An attachment's bytes (the route map has no entry for this route: it answers bytes, not JSON). */
 export const attachmentUrl = (threadId: string, attachmentId: string) =>
-  `/api/threads/${encodeURIComponent(threadId)}/attachments/${encodeURIComponent(attachmentId)}`;
+  routeUrl("GET /api/threads/:id/attachments/:attachmentId", { params: { id: threadId, attachmentId } });
 
 export interface FetchedFile {
   blob: Blob;

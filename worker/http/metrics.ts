@@ -1,7 +1,10 @@
 import { Hono } from "hono";
 import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import type { UsageLimits } from "../../protocol";
 import { database } from "../db/client";
+import { configOf } from "../env";
+import { utcDayStart } from "../thread/spend";
 import { agentRuns, threads } from "../db/schema";
 import { toRun } from "../db/shapes";
 import type { AppEnv } from "./app-env";
@@ -19,7 +22,7 @@ export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   if (q.threadId) where.push(eq(agentRuns.threadId, q.threadId));
   if (q.since !== undefined) where.push(gte(agentRuns.startedAt, q.since));
   const db = database(c.env);
-  const [runs, [totals]] = await db.batch([
+  const [runs, [totals], [today]] = await db.batch([
     // Usage outlives its thread: a run whose thread is gone lists with no thread name.
     db
       .select({ run: agentRuns, threadName: threads.name })
@@ -39,9 +42,16 @@ export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
       })
       .from(agentRuns)
       .where(and(...where)),
+    // Today's spend against the cap is the user's, whatever the filters.
+    db
+      .select({ usd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)` })
+      .from(agentRuns)
+      .where(and(eq(agentRuns.ownerId, c.var.userId), gte(agentRuns.startedAt, utcDayStart(Date.now())))),
   ]);
+  const limits: UsageLimits = { spentTodayUsd: Math.round(today.usd * 1e6) / 1e6, dailyCapUsd: configOf(c.env).dailyCostUsd };
   return c.json({
     runs: runs.map((r) => toRun(r.run, r.threadName)),
     totals: { ...totals, costUsd: Math.round(totals.costUsd * 1e6) / 1e6 },
+    limits,
   });
 });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { inArray } from "drizzle-orm";
 import { z } from "zod";
-import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
+import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
 import { database } from "../db/client";
 import { threads } from "../db/schema";
 import { toThread } from "../db/shapes";
@@ -29,7 +29,7 @@ const patchBody = z
   .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });
 const messagesQuery = z.object({
-  limit: limitParam(100, 500),
+  limit: limitParam(MESSAGE_PAGE, 500),
   before: z.string().min(1).optional(),
   kinds: z
     .string()

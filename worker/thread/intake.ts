@@ -1,7 +1,7 @@
 // What comes into a thread: posted messages, edits and regenerations (new branches of the exchange
 // tree), and switches between branches. Every input is stored, queued and broadcast in one
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
-import type { Attachment, Message, MessageMetadata, Thread } from "../../protocol";
+import { MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
 import type { Config } from "../env";
 import { newId, type MonotonicClock } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
@@ -41,8 +41,6 @@ interface IntakeDeps {
   waitUntil(p: Promise<unknown>): void;
 }
 
-/** The messages a thread:updated carries after a branch change: the new branch, as GET lists it. */
-const BRANCH_PAGE = 100;
 
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
@@ -140,7 +138,7 @@ export class Intake {
 
   /** Other tabs follow a branch change: the thread with its new head, and the branch's messages. */
   private announceBranch(t: ThreadRecord): void {
-    const messages = this.deps.store.messages.listBranch(t.headId, { limit: BRANCH_PAGE }) ?? [];
+    const messages = this.deps.store.messages.listBranch(t.headId, { limit: MESSAGE_PAGE }) ?? [];
     this.deps.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t), messages });
   }
 }

@@ -2,7 +2,7 @@
 // to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
 // still drops chat:messages whose id it already holds.
 
-import type { EventMap, Message, ServerFrame, Usage } from "@protocol";
+import { MESSAGE_PAGE, type EventMap, type Message, type ServerFrame, type Usage } from "@protocol";
 
 type PipelineError = EventMap["pipeline:error"];
 type StreamData = EventMap["pipeline:stream"];
@@ -65,8 +65,7 @@ export type ChatAction =
   /** An edit or regeneration of `messageId` was sent: it and what followed leave the branch shown. */
   | { type: "cutAt"; messageId: string };
 
-/** Messages per page of GET .../messages, and in a thread:updated after a branch change. */
-export const MESSAGE_PAGE = 100;
+export { MESSAGE_PAGE };
 
 export const initialChatState = (threadId: string | null): ChatState => ({
   load: threadId ? "loading" : "idle",
