@@ -36,6 +36,8 @@ export default defineConfig(async () => {
             RUN_TIMEOUT_MS: "5000",
             // The tests call the app as https://app.test and the like, not localhost.
             ALLOW_ANONYMOUS: "true",
+            // A cap no test reaches by accident (test/http/limits.test.ts spends past it on purpose).
+            USER_DAILY_COST_USD: "50",
           },
           // Real limiters: wrangler.toml's, loose enough for the suites, and a tight one to hit.
           ratelimits: {

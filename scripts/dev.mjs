@@ -5,7 +5,21 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
-const PASSED_THROUGH = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "AUTH_MODE", "AUTH_TOKENS", "DEFAULT_MODEL", "THINKING"];
+const PASSED_THROUGH = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_BASE_URL",
+  "AUTH_MODE",
+  "AUTH_TOKENS",
+  "ADMIN_USERS",
+  "ALLOW_ANONYMOUS",
+  "ACCESS_TEAM_DOMAIN",
+  "ACCESS_AUD",
+  "USER_DAILY_COST_USD",
+  "USER_STORAGE_QUOTA_BYTES",
+  "MODELS",
+  "DEFAULT_MODEL",
+  "THINKING",
+];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";
 

@@ -236,11 +236,12 @@ describe("delegation", () => {
     ws.close();
   });
 
-  it("takes a /delegate the user typed, once even when the model repeats it", async () => {
+  it("takes a /delegate the user typed, once however often and in whatever words the model repeats it", async () => {
     const [p, c] = [marker("p"), marker("c")];
     await script(c, [{ kind: "text", text: "Done by the sub-agent." }]);
+    const echoes = [`/delegate translate the memo ${c}`, `/delegate translate the memo ${c}`, `/delegate   Translate the memo, please ${c}`];
     await script(p, [
-      { kind: "text", text: `Delegating as you asked.\n/delegate translate the memo ${c}` },
+      { kind: "text", text: `Delegating as you asked.\n${echoes.join("\n")}` },
       { kind: "text", text: "Noted." },
     ]);
     const parent = await createThread({ name: "typed command" });
@@ -252,5 +253,32 @@ describe("delegation", () => {
     expect(ws.events("pipeline:complete")[0].data.commandsHandled).toEqual(["delegate"]);
     ws.close();
   });
-});
 
+  it("refuses a task on a model the deployment does not offer, and stores no task", async () => {
+    const p = marker("p");
+    await script(p, [{ kind: "text", text: "/delegate do it model=<b>x</b>;DROP" }]);
+    const parent = await createThread({ name: "bad model" });
+    const ws = await Socket.open(parent.id);
+    await api(`/api/threads/${parent.id}/messages`, { body: { content: p } });
+    await ws.waitForRunEnd();
+    const notes = await until(() => messagesOf(parent.id), (r) => r.messages.some((m: any) => m.content.startsWith("Delegation refused")));
+    expect(notes.messages.find((m: any) => m.content.startsWith("Delegation refused")).content).toContain("Unknown model");
+    expect(await tasksOf(parent.id)).toEqual([]);
+    ws.close();
+  });
+
+  it("holds a task to the maxIterations setting, whatever the command asks for", async () => {
+    const patch = (settings: object) => api("/api/plugins/delegation", { method: "PATCH", body: { settings } });
+    expect((await patch({ maxIterations: 2 })).status).toBe(200);
+    try {
+      const [p, c] = [marker("p"), marker("c")];
+      await script(c, [{ kind: "text", text: "A result." }]);
+      const { parent, ws } = await startDelegation(p, c, " maxIterations=9");
+      const task = await finalTask(parent.id);
+      expect(task.maxIterations).toBe(2);
+      ws.close();
+    } finally {
+      await patch({ maxIterations: 5 });
+    }
+  });
+});

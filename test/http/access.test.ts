@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callApp } from "./util";
+import { forgetAccessKeys } from "../../worker/http/access-jwt";
+import { callApp, expectError, openSocketVia } from "./util";
 
 // A Cloudflare Access team of our own: a key pair, its published certs, and signed JWTs.
 const TEAM = "https://test-team.cloudflareaccess.com";
@@ -36,7 +37,33 @@ function serveCerts() {
   });
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  forgetAccessKeys();
+});
+
+const newKeys = async () =>
+  (await crypto.subtle.generateKey(
+    { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+    true,
+    ["sign", "verify"],
+  )) as CryptoKeyPair;
+
+/** The team's certs endpoint serving `published()` (read at each fetch), counting the fetches. */
+function serveRotatingCerts(published: () => JsonWebKey[]) {
+  const real = globalThis.fetch;
+  const fetched = { count: 0 };
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
+    fetched.count++;
+    return Response.json({ keys: published() });
+  });
+  return fetched;
+}
+
+const asAccess = (token: string, path = "/api/threads", opts: Record<string, unknown> = {}) =>
+  callApp(accessEnv, path, { ...opts, headers: { "cf-access-jwt-assertion": token, ...((opts.headers as object) ?? {}) } });
 
 describe("AUTH_MODE=access", () => {
   it("accepts a valid Access JWT from the header or the cookie, as the token's email", async () => {
@@ -71,3 +98,82 @@ describe("AUTH_MODE=access", () => {
     }
   });
 });
+
+describe("AUTH_MODE=access: what a token must be", () => {
+  it("refuses another issuer, no issuer, and a token with more or fewer than three segments", async () => {
+    serveCerts();
+    const good = await jwt(valid());
+    expect((await asAccess(good)).status).toBe(200);
+    const bad = [
+      await jwt(valid({ iss: "https://evil.cloudflareaccess.com" })),
+      await jwt(valid({ iss: undefined })),
+      `${good}.extra`,
+      `${good}.`,
+      good.split(".").slice(0, 2).join("."),
+    ];
+    for (const token of bad) await expectError(await asAccess(token), 401, "unauthorized");
+  });
+
+  it("takes tokens signed with a rotated key at once, fetching the keys again at most once a minute", async () => {
+    const rotated = await newKeys();
+    const rotatedJwk = { ...((await crypto.subtle.exportKey("jwk", rotated.publicKey)) as JsonWebKey), kid: "kid-2" };
+    let keysNow: JsonWebKey[] = [publicJwk];
+    const fetched = serveRotatingCerts(() => keysNow);
+    expect((await asAccess(await jwt(valid()))).status).toBe(200);
+    expect(fetched.count).toBe(1);
+    // The team rotates its key: a token with the new kid makes us fetch again, once.
+    keysNow = [publicJwk, rotatedJwk];
+    expect((await asAccess(await jwt(valid(), "kid-2", rotated.privateKey))).status).toBe(200);
+    expect(fetched.count).toBe(2);
+    // Unknown kids within the minute do not fetch again (no one can make us hammer the endpoint).
+    for (const kid of ["kid-3", "kid-4", "kid-5"]) await expectError(await asAccess(await jwt(valid(), kid)), 401, "unauthorized");
+    expect(fetched.count).toBe(2);
+  });
+
+  it("gives up on a certs endpoint that does not answer, with a 401 rather than a hang", async () => {
+    const real = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
+      // Never answers; only the caller's timeout signal ends it.
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    });
+    const started = Date.now();
+    await expectError(await asAccess(await jwt(valid())), 401, "unauthorized");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("AUTH_MODE=access: requests from another site", () => {
+  it("refuses a state-changing request or a socket whose Origin is another site, and takes ours or none", async () => {
+    serveCerts();
+    const token = await jwt(valid());
+    const cookie = { cookie: `CF_Authorization=${token}` };
+    const from = (origin: string) => ({ ...cookie, origin });
+    await expectError(await callApp(accessEnv, "/api/threads", { body: { name: "csrf" }, headers: from("https://evil.test") }), 403, "forbidden");
+    const created = await callApp(accessEnv, "/api/threads", { body: { name: "same site" }, headers: from("https://app.test") });
+    expect(created.status).toBe(201);
+    const { thread } = await created.json<any>();
+    await expectError(await callApp(accessEnv, `/api/threads/${thread.id}/stop`, { method: "POST", headers: from("https://evil.test") }), 403, "forbidden");
+    await expectError(await callApp(accessEnv, `/api/threads/${thread.id}/ws`, { headers: { ...from("https://evil.test"), upgrade: "websocket" } }), 403, "forbidden");
+    // Reading is not changing; a client that sends no Origin (a script) is not a browser on another site.
+    expect((await callApp(accessEnv, `/api/threads/${thread.id}`, { headers: from("https://evil.test") })).status).toBe(200);
+    expect((await callApp(accessEnv, `/api/threads/${thread.id}/stop`, { method: "POST", headers: cookie })).status).toBe(202);
+    const ws = await openSocketVia(accessEnv, `/api/threads/${thread.id}/ws`, from("https://app.test"));
+    await ws.waitFor((f) => f.some((x) => x.event === "ready"));
+    ws.close();
+  });
+
+  it("closes a socket when the token it was opened with expires (code 4001)", async () => {
+    serveCerts();
+    const token = await jwt(valid());
+    const { thread } = await (await asAccess(token, "/api/threads", { body: { name: "expiring" } })).json<any>();
+    const shortLived = await jwt(valid({ exp: now() + 2 }));
+    const ws = await openSocketVia(accessEnv, `/api/threads/${thread.id}/ws`, { "cf-access-jwt-assertion": shortLived });
+    let code = 0;
+    ws.ws.addEventListener("close", (e) => (code = e.code));
+    await ws.waitFor(() => ws.closed, 6_000, "the socket to close");
+    expect(code).toBe(4001);
+  });
+});
+

@@ -4,12 +4,14 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Hooks, PluginDefinition, RunInfo, ToolCall } from "../../worker/plugins/contract";
 import { api, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
+import { callApp } from "../http/util";
 import { env, lastUserText, newThread, runTurn, toolNames, withPlugin } from "./util";
 
 const ISO_IN_PARENS = /\(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\)/;
 
+/** As an admin of a deployment without a spend cap (with one, metrics may not be turned off). */
 async function setPlugin(name: string, body: Record<string, unknown>) {
-  const res = await api(`/api/plugins/${name}`, { method: "PATCH", body });
+  const res = await callApp({ ...env, USER_DAILY_COST_USD: undefined }, `/api/plugins/${name}`, { method: "PATCH", body });
   expect(res.status, await res.clone().text()).toBe(200);
 }
 

@@ -11,14 +11,18 @@ const REFETCH_AFTER_MS = 60_000;
 const FETCH_TIMEOUT_MS = 3_000;
 
 let keyCache: { url: string; keys: HonoJsonWebKey[]; fetchedAt: number } | null = null;
+/** When an unknown key id last made us fetch: a flood of made-up kids fetches once a minute at most. */
+let lastRefetch = 0;
 
-async function teamKeys(url: string, fresh: boolean): Promise<HonoJsonWebKey[]> {
-  const age = keyCache?.url === url ? Date.now() - keyCache.fetchedAt : Infinity;
-  if (keyCache?.url === url && (fresh ? age < REFETCH_AFTER_MS : age < KEY_TTL_MS)) return keyCache.keys;
+async function teamKeys(url: string, unknownKid: boolean): Promise<HonoJsonWebKey[]> {
+  const now = Date.now();
+  const held = keyCache?.url === url ? keyCache : null;
+  if (held && (unknownKid ? now - lastRefetch < REFETCH_AFTER_MS : now - held.fetchedAt < KEY_TTL_MS)) return held.keys;
+  if (unknownKid) lastRefetch = now;
   const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`access certs: ${res.status}`);
   const { keys } = (await res.json()) as { keys: HonoJsonWebKey[] };
-  keyCache = { url, keys, fetchedAt: Date.now() };
+  keyCache = { url, keys, fetchedAt: now };
   return keys;
 }
 
@@ -51,4 +55,5 @@ export async function verifyAccessJwt(token: string, env: Env): Promise<{ userId
 /** Tests: forget the keys held between requests. */
 export function forgetAccessKeys(): void {
   keyCache = null;
+  lastRefetch = 0;
 }

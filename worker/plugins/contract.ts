@@ -220,6 +220,8 @@ export interface ModelPort {
   /** True without an API key: the offline stand-in answers, so plugins use a fixed rule instead. */
   offline: boolean;
   ask(req: { model: string; system: string; prompt: string; maxTokens: number }): Promise<{ text: string; usage: Usage }>;
+  /** Whether the deployment offers this model (MODELS, else the catalog): a thread may use no other. */
+  offers(model: string): Promise<boolean>;
 }
 
 /** Every plugin's task hooks, for the plugin that runs tasks (delegation) to call. */

@@ -47,7 +47,8 @@ export class Intake {
 
   /** A message after the thread's head (a post, a notification, a task's iteration). */
   accept(t: ThreadRecord, input: AcceptInput): Accepted {
-    return this.admit(t, input, () => t.headId);
+    // The head as stored now: `t` may have been read before an await, and another post moved it since.
+    return this.admit(t, input, () => this.deps.store.thread.get()?.headId ?? t.headId);
   }
 
   /** A new version of user message `messageId`: same parent, so a sibling; it becomes the head. */
@@ -93,7 +94,7 @@ export class Intake {
     const { store, config } = this.deps;
     const known = input.clientMessageId ? store.messages.byClientId(input.clientMessageId) : null;
     if (known) return ok({ message: store.messages.present(known), duplicate: true });
-    if (t.status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
+    if ((store.thread.get() ?? t).status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
     const files = input.attachments?.length ? store.files.resolve(input.attachments) : [];
     if (!files) return refuse("invalid_request", "An attachment is unknown, or belongs to another thread: upload it to this thread first");
     const runs = input.run !== false;

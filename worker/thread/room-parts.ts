@@ -3,7 +3,7 @@
 import type { EventMap, EventName } from "../../protocol";
 import { database, newUsage, type D1Usage, type Db } from "../db/client";
 import { configOf, type Config, type Env } from "../env";
-import { createInvoker, providerOf } from "../invoker/client";
+import { createInvoker, deploymentModels, providerOf } from "../invoker/client";
 import { MonotonicClock } from "../lib/ids";
 import { consoleLogger, type Logger } from "../lib/logger";
 import type { ModelPort } from "../plugins/contract";
@@ -62,7 +62,11 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
   const spend = new SpendGuard(store.cache, db, config, logger);
   const view = new ModelView(store);
   const invoker = createInvoker(env, config);
-  const model: ModelPort = { offline: providerOf(env) === "offline", ask: (req) => invoker.ask(req) };
+  const model: ModelPort = {
+    offline: providerOf(env) === "offline",
+    ask: (req) => invoker.ask(req),
+    offers: async (id) => (await deploymentModels(env, config)).some((m) => m.id === id),
+  };
   const thread = (): ThreadRecord => {
     const t = store.thread.get();
     if (!t) throw new Error("This object has no thread");

@@ -1,9 +1,9 @@
 // A user's spend today (UTC), held against USER_DAILY_COST_USD before a message is accepted. The
-// total is D1's (agent_runs across all the user's threads), read in the thread's after-run flush and
-// kept in the object's cache, plus the costs of this thread's runs since that read. A post waits on D1
-// only when the object holds no total for today, or the user is within NEAR of the cap and the total
-// is older than step0FreshMs; otherwise another thread's spend reaches this one with its next flush,
-// so a user can pass the cap by at most the runs already under way.
+// total is D1's (agent_runs across all the user's threads), read in each run's after-flush and kept in
+// the object's cache, plus the costs of this thread's runs since that read. A post waits on D1 only
+// when the object holds no total for today, or the user is within NEAR of the cap and the total is
+// older than step0FreshMs. Otherwise what the user's other threads spent reaches this one with its
+// next run's flush: a user passes the cap by at most one run per thread (and the runs under way).
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
@@ -31,6 +31,7 @@ export class SpendGuard {
   private held: Held | null = null;
   /** This thread's run costs not yet in `held` (a read that began before they ended missed them). */
   private local: { at: number; usd: number }[] = [];
+  private reading: Promise<void> | null = null;
 
   constructor(
     private readonly store: CacheStore,
@@ -46,13 +47,9 @@ export class SpendGuard {
     let spent = this.spentToday(ownerId, now);
     const stale = (spent ?? 0) >= cap * NEAR && now - (this.held?.fetchedAt ?? 0) > this.config.step0FreshMs;
     if (spent === null || stale) {
-      const read = this.read(ownerId, now);
-      try {
-        read.apply(await this.db.batch(read.statements as [BatchItem<"sqlite">]));
-      } catch (err) {
-        // D1 away: a cap is not worth refusing every post for; the next flush reads again.
-        this.logger.warn("spend could not be read; using what is held", { error: String(err) });
-      }
+      // Posts that arrive together share one read.
+      this.reading ??= this.readNow(ownerId, now).finally(() => (this.reading = null));
+      await this.reading;
       spent = this.spentToday(ownerId, now) ?? 0;
     }
     if (spent < cap) return null;
@@ -62,6 +59,16 @@ export class SpendGuard {
       message: `You have reached your daily spend cap of $${cap.toFixed(2)} (spent $${spent.toFixed(2)} today); it resets at 00:00 UTC`,
       retryAfterSec,
     };
+  }
+
+  private async readNow(ownerId: string, now: number): Promise<void> {
+    const read = this.read(ownerId, now);
+    try {
+      read.apply(await this.db.batch(read.statements as [BatchItem<"sqlite">]));
+    } catch (err) {
+      // D1 away: a cap is not worth refusing every post for; the next flush reads again.
+      this.logger.warn("spend could not be read; using what is held", { error: String(err) });
+    }
   }
 
   /** The user's spend today as far as this object knows; null when it holds no total for today. */
@@ -77,12 +84,12 @@ export class SpendGuard {
     this.local.push({ at, usd });
   }
 
-  /** The read that refreshes the total, for the run's after-flush (it follows the run's own rows). */
+  /**
+   * The read that refreshes the total, for every run's after-flush: one statement more in a batch that
+   * goes anyway, after the run's own rows, so the total includes them and the user's other threads.
+   */
   revalidation(ownerId: string, now = Date.now()): BatchRead | null {
-    if (this.config.dailyCostUsd === null) return null;
-    const h = this.load();
-    if (h && h.ownerId === ownerId && h.day === utcDayStart(now) && now - h.fetchedAt <= this.config.step0FreshMs) return null;
-    return this.read(ownerId, now);
+    return this.config.dailyCostUsd === null ? null : this.read(ownerId, now);
   }
 
   private load(): Held | null {

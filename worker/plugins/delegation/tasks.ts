@@ -8,7 +8,7 @@ import { toTask } from "../../db/shapes";
 import { newId } from "../../lib/ids";
 import type { PluginContext } from "../contract";
 
-export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread" | "createThread" | "thread">;
+export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread" | "createThread" | "thread" | "model">;
 
 export interface Limits {
   maxIterations: number;
@@ -74,6 +74,9 @@ export async function delegate(
     return { ok: false, reason: `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` };
   }
   const model = req.model ?? from.model;
+  if (req.model !== undefined && !(await ports.model.offers(req.model))) {
+    return { ok: false, reason: `Unknown model ${JSON.stringify(req.model.slice(0, 100))}: a task may use only the deployment's models` };
+  }
   const child = await ports.createThread({
     ownerId: from.ownerId,
     name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
@@ -93,7 +96,8 @@ export async function delegate(
     result: null,
     model,
     depth,
-    maxIterations: Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), 20),
+    // The setting is a ceiling: a request may ask for fewer iterations, never more.
+    maxIterations: Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), limits.maxIterations),
     currentIteration: 1,
     costUsd: 0,
     createdAt: now,

@@ -1,0 +1,147 @@
+// A second user calls every route of the protocol with the first user's ids: each answers 404 (or 403
+// for what only admins may do), or, for a route that lists, lists only the caller's own; and afterwards
+// nothing of the first user's has changed.
+import { describe, expect, it } from "vitest";
+import type { Route } from "../../protocol";
+import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers, type Env } from "./util";
+
+const { users, as, tokenEnv } = tokenUsers("alice", "bob");
+const [alice, bob] = [as(users.alice), as(users.bob)];
+const WORD = `zebrafinch${crypto.randomUUID().slice(0, 6)}`;
+
+interface Ids {
+  thread: string;
+  message: string;
+  attachment: string;
+  task: string;
+  path: string;
+}
+
+/** Alice's thread with an answered message, an attachment, a task and a context file. */
+async function aliceData(): Promise<Ids> {
+  const thread = await createThreadVia(alice, { name: `alice ${WORD}` });
+  const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.alice.token}` });
+  const posted = await alice(`/api/threads/${thread.id}/messages`, { body: { content: `about the ${WORD}` } });
+  const { message } = await posted.json<any>();
+  await ws.waitForRunEnd();
+  ws.close();
+  const upload = await alice(`/api/threads/${thread.id}/attachments?name=a.txt`, { body: "alice's file", headers: { "content-type": "text/plain" } });
+  const { attachment } = await upload.json<any>();
+  const child = await insertThread({ ownerId: users.alice.id, kind: "task", parentThreadId: thread.id });
+  const task = `task_${crypto.randomUUID().slice(0, 8)}`;
+  const now = Date.now();
+  await env.DB.prepare(
+    "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, status, prompt, max_iterations, current_iteration, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', 'p', 3, 1, ?, ?)",
+  )
+    .bind(task, users.alice.id, child, thread.id, now, now)
+    .run();
+  const path = `alice-${WORD}.md`;
+  expect((await alice(`/api/context/${path}`, { method: "PUT", body: { content: "alice's notes" } })).status).toBe(200);
+  await alice("/api/plugins"); // the first read of plugins stores their defaults
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path };
+}
+
+/** Everything of Alice's that a probe could change, as she sees it. */
+async function snapshot(ids: Ids) {
+  const read = async (path: string) => {
+    const res = await alice(path);
+    return `${res.status} ${await res.text()}`;
+  };
+  return {
+    thread: await read(`/api/threads/${ids.thread}`),
+    messages: await read(`/api/threads/${ids.thread}/messages`),
+    attachment: await read(`/api/threads/${ids.thread}/attachments/${ids.attachment}`),
+    tasks: await read(`/api/tasks?threadId=${ids.thread}`),
+    context: await read(`/api/context/${ids.path}`),
+    runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
+    plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
+  };
+}
+
+type Probe = (ids: Ids) => Promise<void>;
+const status = (expected: number, path: (ids: Ids) => string, opts: (ids: Ids) => Parameters<typeof bob>[1] = () => ({})): Probe =>
+  async (ids) => {
+    const res = await bob(path(ids), opts(ids));
+    expect(res.status, `${path(ids)}: ${await res.clone().text()}`).toBe(expected);
+    expect(await res.text()).not.toContain(WORD);
+  };
+const notFound = (path: (ids: Ids) => string, opts?: (ids: Ids) => Parameters<typeof bob>[1]) => status(404, path, opts);
+const listsNothingOfAlice = (path: (ids: Ids) => string): Probe => status(200, path);
+
+/** Every route of the protocol (the compiler holds this list to protocol/api.ts). */
+const PROBES: Record<Route, Probe> = {
+  "GET /api/health": async () => {
+    const health = await (await bob("/api/health")).json<any>();
+    expect(health.auth.userId).toBe(users.bob.id);
+  },
+  "GET /api/models": status(200, () => "/api/models"),
+  "POST /api/threads": async (ids) => {
+    // Bob's new thread is his; no id of Alice's can be chosen.
+    const res = await bob("/api/threads", { body: { name: "bob's" } });
+    expect(res.status).toBe(201);
+    expect((await res.json<any>()).thread.id).not.toBe(ids.thread);
+  },
+  "GET /api/threads": listsNothingOfAlice(() => "/api/threads"),
+  "GET /api/threads/:id": notFound((i) => `/api/threads/${i.thread}`),
+  "PATCH /api/threads/:id": notFound((i) => `/api/threads/${i.thread}`, () => ({ method: "PATCH", body: { name: "mine now" } })),
+  "DELETE /api/threads/:id": notFound((i) => `/api/threads/${i.thread}`, () => ({ method: "DELETE" })),
+  "GET /api/threads/:id/messages": notFound((i) => `/api/threads/${i.thread}/messages`),
+  "POST /api/threads/:id/messages": notFound((i) => `/api/threads/${i.thread}/messages`, () => ({ body: { content: "hi" } })),
+  "POST /api/threads/:id/messages/:messageId/edit": notFound((i) => `/api/threads/${i.thread}/messages/${i.message}/edit`, () => ({ body: { content: "x" } })),
+  "POST /api/threads/:id/messages/:messageId/regenerate": notFound((i) => `/api/threads/${i.thread}/messages/${i.message}/regenerate`, () => ({ body: {} })),
+  "PUT /api/threads/:id/head": notFound((i) => `/api/threads/${i.thread}/head`, (i) => ({ method: "PUT", body: { messageId: i.message } })),
+  "POST /api/threads/:id/attachments": notFound((i) => `/api/threads/${i.thread}/attachments?name=b.txt`, () => ({ body: "bob's", headers: { "content-type": "text/plain" } })),
+  "GET /api/threads/:id/export": notFound((i) => `/api/threads/${i.thread}/export?format=json`),
+  "GET /api/threads/:id/attachments/:attachmentId": notFound((i) => `/api/threads/${i.thread}/attachments/${i.attachment}`),
+  "POST /api/threads/:id/stop": notFound((i) => `/api/threads/${i.thread}/stop`, () => ({ method: "POST" })),
+  "POST /api/chat": notFound(() => "/api/chat", (i) => ({ body: { threadId: i.thread, content: "hi" } })),
+  "POST /api/prewarm": notFound(() => "/api/prewarm", (i) => ({ body: { threadId: i.thread } })),
+  "POST /api/ws-ticket": notFound(() => "/api/ws-ticket", (i) => ({ body: { threadId: i.thread } })),
+  "GET /api/search": async () => {
+    const { results } = await (await bob(`/api/search?q=${WORD}`)).json<any>();
+    expect(results).toEqual([]);
+  },
+  "GET /api/tasks": async (ids) => {
+    const { tasks } = await (await bob(`/api/tasks?threadId=${ids.thread}`)).json<any>();
+    expect(tasks).toEqual([]);
+  },
+  "POST /api/tasks/:id/cancel": notFound((i) => `/api/tasks/${i.task}/cancel`, () => ({ method: "POST" })),
+  "GET /api/metrics": async (ids) => {
+    const usage = await (await bob(`/api/metrics?threadId=${ids.thread}`)).json<any>();
+    expect(usage.runs).toEqual([]);
+    expect(usage.totals.runs).toBe(0);
+  },
+  "GET /api/plugins": status(200, () => "/api/plugins"),
+  "PATCH /api/plugins/:name": status(403, () => "/api/plugins/metrics", () => ({ method: "PATCH", body: { enabled: false } })),
+  "GET /api/context": async (ids) => {
+    const { files } = await (await bob("/api/context")).json<any>();
+    expect(files.map((f: any) => f.path)).not.toContain(ids.path);
+  },
+  "GET /api/context/:path": notFound((i) => `/api/context/${i.path}`),
+  "PUT /api/context/:path": async (ids) => {
+    // Context files are each user's own: Bob writes his own file of that name, not Alice's.
+    expect((await bob(`/api/context/${ids.path}`, { method: "PUT", body: { content: "bob's notes" } })).status).toBe(200);
+  },
+  "DELETE /api/context/:path": async (ids) => {
+    expect((await bob(`/api/context/${ids.path}`, { method: "DELETE" })).status).toBe(204);
+    expect((await bob(`/api/context/${ids.path}`, { method: "DELETE" })).status).toBe(404);
+  },
+};
+
+describe("a second user, with the first user's ids", () => {
+  it("reaches nothing of theirs on any route, and changes nothing", async () => {
+    const ids = await aliceData();
+    const before = await snapshot(ids);
+    for (const [route, probe] of Object.entries(PROBES)) {
+      await probe(ids).catch((err) => {
+        throw new Error(`${route}: ${err.message}`);
+      });
+    }
+    // The socket route is not in the map (it is an upgrade): by header, by ?token=, by ticket.
+    const upgrade = (extra: string, headers: Record<string, string>) =>
+      callApp(tokenEnv as Env, `/api/threads/${ids.thread}/ws${extra}`, { headers: { upgrade: "websocket", ...headers } });
+    expect((await upgrade("", { authorization: `Bearer ${users.bob.token}` })).status).toBe(404);
+    expect((await upgrade(`?token=${users.bob.token}`, {})).status).toBe(404);
+    expect(await snapshot(ids)).toEqual(before);
+  });
+});
