@@ -46,7 +46,15 @@ export interface UsageOverride {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** Blocks steps: replaces the counts computed from the blocks (sent in message_delta only). */
+  server_tool_use?: ServerToolUsage;
   [key: string]: unknown;
+}
+
+/** usage.server_tool_use as the API reports it in message_delta. */
+export interface ServerToolUsage {
+  web_search_requests: number;
+  web_fetch_requests: number;
 }
 
 export interface TextStep extends StepTiming {
@@ -121,7 +129,133 @@ export interface ClockStep extends StepTiming {
   count?: number;
 }
 
-export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep | ClockStep;
+/**
+ * Any sequence of content blocks, as the API streams them: text (with citations), thinking, server
+ * tool calls (web_search, web_fetch) with their results, and client tool calls (the memory tool
+ * included). Checked when registered: POST /_control/scripts answers 400 for a block that can't be
+ * played. A script that calls a server tool the request does not declare gets a 400 at request time.
+ */
+export interface BlocksStep extends StepTiming {
+  kind: "blocks";
+  blocks: FakeBlock[];
+  /** Default: "tool_use" if any (client) tool_use block, else "end_turn". "pause_turn" ends a turn the client must continue. */
+  stopReason?: "end_turn" | "tool_use" | "pause_turn" | "max_tokens" | "stop_sequence" | "refusal" | (string & {});
+  /**
+   * Without an input_tokens override, message_delta's input_tokens exceeds message_start's by the
+   * results' size, as the real API's does. server_tool_use is counted from the result blocks
+   * (results with an errorCode are not billed, so not counted) unless given here.
+   */
+  usage?: UsageOverride;
+}
+
+export type FakeBlock =
+  | FakeTextBlock
+  | FakeThinkingBlock
+  | FakeServerToolUseBlock
+  | FakeWebSearchToolResultBlock
+  | FakeWebFetchToolResultBlock
+  | FakeToolUseBlock;
+
+export interface FakeTextBlock {
+  type: "text";
+  text: string;
+  /** As TextStep's. */
+  chunks?: number | string[];
+  /**
+   * With citations the block starts as {"citations":[],"type":"text","text":""} and every
+   * citations_delta precedes the first text_delta; without, the start has no `citations` key.
+   */
+  citations?: FakeCitation[];
+}
+
+export interface FakeThinkingBlock {
+  type: "thinking";
+  text: string;
+  /** Defaults to "sig_" + base64(text). */
+  signature?: string;
+}
+
+/** Streams as content_block_start {type, id, name, input: {}, caller: {type: "direct"}}, then input_json_delta pieces (the first ""). */
+export interface FakeServerToolUseBlock {
+  type: "server_tool_use";
+  name: "web_search" | "web_fetch";
+  /** e.g. { query: "..." } or { url: "https://..." }. */
+  input: Record<string, unknown>;
+  /** Defaults to a random "srvtoolu_01..." id. */
+  id?: string;
+}
+
+/** Arrives whole in content_block_start (no deltas), with caller {type: "direct"}. */
+export interface FakeWebSearchToolResultBlock {
+  type: "web_search_tool_result";
+  /** Defaults to the id of the latest web_search server_tool_use before it in `blocks`. */
+  toolUseId?: string;
+  /** Each becomes {type: "web_search_result", title, url, encrypted_content: random base64, page_age: pageAge ?? null}. */
+  results?: { title: string; url: string; pageAge?: string }[];
+  /** Instead of results: content {type: "web_search_tool_result_error", error_code}, e.g. "max_uses_exceeded", "unavailable". */
+  errorCode?: string;
+  /** Wait this long before the block (the search running); default 0. */
+  delayMs?: number;
+}
+
+/**
+ * Arrives whole in content_block_start, with caller {type: "direct"}: content {type:
+ * "web_fetch_result", url, retrieved_at: "2025-07-17T21:38:38.606000+00:00"-style, content:
+ * {type: "document", source: {type: "text", media_type: "text/plain", data: text}, title, citations?}}.
+ */
+export interface FakeWebFetchToolResultBlock {
+  type: "web_fetch_tool_result";
+  /** Defaults to the id of the latest web_fetch server_tool_use before it in `blocks`. */
+  toolUseId?: string;
+  /** Required unless errorCode is given. */
+  url?: string;
+  /** Defaults to null. */
+  title?: string;
+  /** The document's text; defaults to "". */
+  text?: string;
+  /** Adds citations: {enabled: true} to the document. Default: whether the request's web_fetch tool has citations.enabled. */
+  citations?: boolean;
+  /** Instead of the document: content {type: "web_fetch_tool_result_error", error_code}, e.g. "url_not_accessible". */
+  errorCode?: string;
+  /** Wait this long before the block (the fetch running); default 0. */
+  delayMs?: number;
+}
+
+/** A client tool call, e.g. the memory tool: { name: "memory", input: { command: "view", path: "/memories" } }. Has caller {type: "direct"}. */
+export interface FakeToolUseBlock {
+  type: "tool_use";
+  name: string;
+  input: Record<string, unknown>;
+  /** Defaults to a random "toolu_01..." id. */
+  id?: string;
+}
+
+export type FakeCitation = FakeWebSearchCitation | FakeCharLocationCitation;
+
+/** Becomes {type: "web_search_result_location", cited_text, url, title, encrypted_index: random base64}. */
+export interface FakeWebSearchCitation {
+  type?: "web_search_result_location";
+  url: string;
+  /** Defaults to the title of a search result with this url, in this step or the request's messages, else null. */
+  title?: string;
+  citedText: string;
+}
+
+/** Becomes {type: "char_location", cited_text, document_index, document_title, start_char_index, end_char_index, file_id: null}. */
+export interface FakeCharLocationCitation {
+  type: "char_location";
+  citedText: string;
+  /** Defaults to 0. */
+  documentIndex?: number;
+  /** Defaults to null. */
+  documentTitle?: string;
+  /** Defaults to 0. */
+  startCharIndex?: number;
+  /** Defaults to startCharIndex + citedText.length. */
+  endCharIndex?: number;
+}
+
+export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep | ClockStep | BlocksStep;
 
 /** Body of POST /_control/scripts. */
 export interface ScriptRegistration {

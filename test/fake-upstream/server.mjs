@@ -5,12 +5,14 @@
 //
 // Wire format checked against @anthropic-ai/sdk's own parser
 // (src/core/streaming.ts `_iterSSEMessages`, src/lib/MessageStream.ts
-// `#accumulateMessage`) and Anthropic's streaming documentation.
+// `#accumulateMessage`) and Anthropic's streaming documentation. Server tools,
+// citations and the `blocks` step live in server-tools.mjs; models, long prompts
+// and compaction in models.mjs.
 
 import { createServer } from "node:http";
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mjs";
+import { checkBlocksStep, randomId, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -148,6 +150,10 @@ async function handleRegisterScript(state, req, res) {
   if (!valid) {
     return sendJson(res, 400, { error: "expected { match: non-empty string, responses: Step[] }" });
   }
+  for (const [i, step] of body.responses.entries()) {
+    const problem = step?.kind === "blocks" ? checkBlocksStep(step) : null;
+    if (problem) return sendJson(res, 400, { error: `responses[${i}]: ${problem}` });
+  }
   state.scripts.push({ match: body.match, steps: [...body.responses] });
   sendEmpty(res);
 }
@@ -206,6 +212,8 @@ async function handleMessages(state, req, res) {
     model: typeof body.model === "string" ? body.model : "claude-fake",
     inputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
     compaction: compactionFor(state, body, headers, bodyText),
+    tools: Array.isArray(body.tools) ? body.tools : [],
+    messages: Array.isArray(body.messages) ? body.messages : [],
   };
   const plan = planStep(step, context);
 
@@ -267,6 +275,8 @@ function planStep(step, context) {
     case "text":
     case "tool_use":
       return planMessage(step, context);
+    case "blocks":
+      return planBlocks(step, context);
     case "error":
       return planHttpError(step);
     case "stream_error":
@@ -297,6 +307,32 @@ function planMessage(step, context) {
 
   const stopReason = step.stopReason ?? (step.kind === "tool_use" ? "tool_use" : "end_turn");
   const usage = makeUsage(context, step.usage, blocks.outputChars);
+  return wholeMessage(context, blocks, stopReason, usage, finalUsage(usage));
+}
+
+/** Any sequence of blocks, server tool calls and their results included (see server-tools.mjs). */
+function planBlocks(step, context) {
+  const undeclared = undeclaredServerTool(step, context.tools);
+  if (undeclared) return planHttpError({ status: 400, message: undeclared });
+
+  const blocks = new BlockWriter(step.delayMs ?? 0);
+  if (context.compaction) blocks.compaction(context.compaction);
+  const written = writeFakeBlocks(blocks, step.blocks, context);
+
+  const stopReason = step.stopReason ?? (written.clientToolUse ? "tool_use" : "end_turn");
+  const { server_tool_use: serverToolOverride, ...override } = step.usage ?? {};
+  const usage = makeUsage(context, override, blocks.outputChars);
+  const final = finalUsage(usage);
+  // The results were read by the model, so the whole message bills them as input; the counts of
+  // server tool calls come in message_delta only.
+  if (override.input_tokens === undefined) final.input_tokens += written.resultTokens;
+  const serverToolUse = serverToolOverride ?? written.serverToolUse;
+  if (serverToolUse) final.server_tool_use = serverToolUse;
+  return wholeMessage(context, blocks, stopReason, usage, final);
+}
+
+/** message_start, the blocks, then message_delta (with `final` usage) and message_stop. */
+function wholeMessage(context, blocks, stopReason, usage, final) {
   return {
     type: "sse",
     ending: "end",
@@ -306,7 +342,7 @@ function planMessage(step, context) {
       sse("message_delta", {
         type: "message_delta",
         delta: { stop_reason: stopReason, stop_sequence: null },
-        usage: { ...finalUsage(usage), ...(context.compaction ? { iterations: compactionIterations(usage) } : {}) },
+        usage: { ...final, ...(context.compaction ? { iterations: compactionIterations(usage) } : {}) },
       }),
       sse("message_stop", { type: "message_stop" }),
     ],
@@ -407,24 +443,41 @@ class BlockWriter {
     this.#stop(index);
   }
 
-  text(text, chunks, { open = false } = {}) {
-    const index = this.#start({ type: "text", text: "" });
+  /**
+   * A cited block starts as {"citations":[],...} and sends all its citations before its text, as the
+   * API does; an uncited one has no `citations` key.
+   */
+  text(text, chunks, { open = false, citations = [] } = {}) {
+    const index = this.#start(citations.length > 0 ? { citations: [], type: "text", text: "" } : { type: "text", text: "" });
+    for (const citation of citations) this.#delta(index, { type: "citations_delta", citation });
     for (const piece of splitText(text, chunks)) this.#delta(index, { type: "text_delta", text: piece });
     if (!open) this.#stop(index);
   }
 
   toolUse({ name, input = {}, id }) {
-    const block = { type: "tool_use", id: id ?? randomId("toolu_"), name, input: {} };
-    const index = this.#start(block);
+    this.toolInput({ type: "tool_use", id: id ?? randomId("toolu_"), name, input: {} }, input);
+  }
+
+  /** tool_use and server_tool_use: the block starts with `input: {}`, then the JSON comes in pieces. */
+  toolInput(contentBlock, input) {
+    const index = this.#start(contentBlock);
     for (const piece of splitJson(JSON.stringify(input))) {
       this.#delta(index, { type: "input_json_delta", partial_json: piece });
     }
     this.#stop(index);
   }
 
-  #start(contentBlock) {
+  /** A block that arrives complete in content_block_start (server tool results), `delayMs` after the previous event. */
+  whole(contentBlock, { delayMs = 0 } = {}) {
+    const index = this.#start(contentBlock, delayMs);
+    this.#stop(index);
+  }
+
+  #start(contentBlock, delayMs = 0) {
     const index = this.#index++;
-    this.events.push(sse("content_block_start", { type: "content_block_start", index, content_block: contentBlock }));
+    const start = sse("content_block_start", { type: "content_block_start", index, content_block: contentBlock });
+    start.delayMs = delayMs;
+    this.events.push(start);
     // The real API emits one ping right after the first block starts.
     if (!this.#pinged) {
       this.events.push(sse("ping", { type: "ping" }));
@@ -524,14 +577,6 @@ function defaultSignature(text) {
   return "sig_" + Buffer.from(text, "utf8").toString("base64");
 }
 
-function randomId(prefix) {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  const bytes = randomBytes(24);
-  let id = prefix + "01";
-  for (const b of bytes) id += alphabet[b % alphabet.length];
-  return id;
-}
-
 // ---------------------------------------------------------------------------
 // Sending
 // ---------------------------------------------------------------------------
@@ -611,6 +656,7 @@ function assembleMessage(events) {
 function applyDelta(block, delta) {
   if (!block) return;
   if (delta.type === "text_delta") block.text += delta.text;
+  if (delta.type === "citations_delta") block.citations = [...(block.citations ?? []), delta.citation];
   if (delta.type === "thinking_delta") block.thinking += delta.thinking;
   if (delta.type === "signature_delta") block.signature = delta.signature;
   if (delta.type === "input_json_delta") block.partialJson = (block.partialJson ?? "") + delta.partial_json;

@@ -309,6 +309,254 @@ test("raw steps are sent verbatim; delays and firstByteDelayMs are honoured", as
 });
 
 // ---------------------------------------------------------------------------
+// blocks steps: server tools, citations, the memory tool
+// ---------------------------------------------------------------------------
+
+const WEB_SEARCH = { type: "web_search_20250305", name: "web_search", max_uses: 3 };
+const WEB_FETCH = { type: "web_fetch_20250910", name: "web_fetch", max_uses: 2, citations: { enabled: true } };
+const MEMORY = { type: "memory_20250818", name: "memory" };
+const BASE64 = /^[A-Za-z0-9+/]{20,}={0,2}$/;
+
+/** Streams `body` through messages.stream, keeping every raw event, and returns both. */
+async function streamWithEvents(body, client = sdk()) {
+  const stream = client.messages.stream(body);
+  const events = [];
+  // Cloned: the SDK's snapshot is message_start's own object, which later events mutate.
+  stream.on("streamEvent", (e) => events.push(structuredClone(e)));
+  const message = await stream.finalMessage();
+  return { message, events };
+}
+
+/** Strips the random opaque fields so the rest can be compared whole. */
+function withoutOpaque(value) {
+  return JSON.parse(JSON.stringify(value, (key, v) => (key === "encrypted_content" || key === "encrypted_index" ? undefined : v)));
+}
+
+test("blocks: a web search streams as the API streams it and finalMessage assembles it", async () => {
+  const token = uniqueToken();
+  await script(token, [
+    {
+      kind: "blocks",
+      blocks: [
+        { type: "text", text: "Let me search." },
+        { type: "server_tool_use", name: "web_search", input: { query: "weather Zürich" }, id: "srvtoolu_fixed" },
+        {
+          type: "web_search_tool_result",
+          delayMs: 60,
+          results: [
+            { title: "Weather Zürich", url: "https://weather.example/zh", pageAge: "2 hours ago" },
+            { title: "Other", url: "https://other.example/" },
+          ],
+        },
+        { type: "text", text: "It is sunny in Zürich.", citations: [{ url: "https://weather.example/zh", citedText: "Sunny, 21°C" }] },
+        { type: "text", text: " Enjoy!" },
+      ],
+    },
+  ]);
+
+  const startedAt = Date.now();
+  const { message, events } = await streamWithEvents(params(`ws ${token}`, { tools: [WEB_SEARCH] }));
+  assert.ok(Date.now() - startedAt >= 55, "the result waited for its delayMs");
+
+  assert.equal(message.stop_reason, "end_turn");
+  assert.deepEqual(message.content.map((b) => b.type), ["text", "server_tool_use", "web_search_tool_result", "text", "text"]);
+  assert.deepEqual(message.content[1], { type: "server_tool_use", id: "srvtoolu_fixed", name: "web_search", input: { query: "weather Zürich" }, caller: { type: "direct" } });
+  const result = message.content[2];
+  assert.deepEqual(withoutOpaque(result), {
+    type: "web_search_tool_result",
+    tool_use_id: "srvtoolu_fixed",
+    content: [
+      { type: "web_search_result", title: "Weather Zürich", url: "https://weather.example/zh", page_age: "2 hours ago" },
+      { type: "web_search_result", title: "Other", url: "https://other.example/", page_age: null },
+    ],
+    caller: { type: "direct" },
+  });
+  for (const r of result.content) assert.match(r.encrypted_content, BASE64);
+  const cited = message.content[3];
+  assert.equal(cited.text, "It is sunny in Zürich.");
+  assert.deepEqual(withoutOpaque(cited.citations), [
+    { type: "web_search_result_location", cited_text: "Sunny, 21°C", url: "https://weather.example/zh", title: "Weather Zürich" },
+  ]);
+  assert.match(cited.citations[0].encrypted_index, BASE64);
+  assert.deepEqual(message.content[4], { type: "text", text: " Enjoy!" }, "an uncited block has no citations key");
+  assert.deepEqual(message.usage.server_tool_use, { web_search_requests: 1, web_fetch_requests: 0 });
+
+  // The wire details a hand-written stream reader depends on.
+  const start = events.find((e) => e.type === "message_start").message;
+  const delta = events.find((e) => e.type === "message_delta");
+  assert.equal("server_tool_use" in start.usage, false, "message_start carries no server tool counts");
+  assert.ok(delta.usage.input_tokens > start.usage.input_tokens, "the results are billed as input");
+  const starts = events.filter((e) => e.type === "content_block_start");
+  assert.deepEqual(starts[1].content_block, { type: "server_tool_use", id: "srvtoolu_fixed", name: "web_search", input: {}, caller: { type: "direct" } });
+  assert.deepEqual(Object.keys(starts[3].content_block), ["citations", "type", "text"]);
+  assert.deepEqual(starts[3].content_block.citations, []);
+  assert.equal("citations" in starts[4].content_block, false);
+  const ofBlock = (index) => events.filter((e) => e.index === index).map((e) => e.delta?.type ?? e.type);
+  assert.deepEqual(ofBlock(2), ["content_block_start", "content_block_stop"], "a result arrives whole");
+  assert.deepEqual(ofBlock(3), ["content_block_start", "citations_delta", ...Array(5).fill("text_delta"), "content_block_stop"]);
+  const jsonPieces = events.filter((e) => e.index === 1 && e.type === "content_block_delta").map((e) => e.delta.partial_json);
+  assert.equal(jsonPieces[0], "");
+  assert.equal(jsonPieces.join(""), JSON.stringify({ query: "weather Zürich" }));
+});
+
+test("blocks: web fetch results (document citations follow the tool), fetch and search errors", async () => {
+  const token = uniqueToken();
+  const page = "Example Domain\n\nThis domain is for use in documentation examples.";
+  await script(token, [
+    {
+      kind: "blocks",
+      blocks: [
+        { type: "server_tool_use", name: "web_fetch", input: { url: "https://example.com" } },
+        { type: "web_fetch_tool_result", url: "https://example.com", title: "Example Domain", text: page },
+        { type: "server_tool_use", name: "web_fetch", input: { url: "https://down.example" } },
+        { type: "web_fetch_tool_result", errorCode: "url_not_accessible" },
+        { type: "server_tool_use", name: "web_search", input: { query: "more" } },
+        { type: "web_search_tool_result", errorCode: "max_uses_exceeded" },
+        { type: "text", text: "It is a placeholder.", citations: [{ type: "char_location", citedText: "documentation examples", startCharIndex: 40, documentTitle: "Example Domain" }] },
+      ],
+    },
+    { kind: "blocks", blocks: [{ type: "server_tool_use", name: "web_fetch", input: { url: "https://a.example" } }, { type: "web_fetch_tool_result", url: "https://a.example" }] },
+  ]);
+
+  const { message } = await streamWithEvents(params(`wf ${token}`, { tools: [WEB_SEARCH, WEB_FETCH] }));
+  const [call, fetched, failedCall, failed, searchCall, searchFailed, text] = message.content;
+  assert.equal(fetched.tool_use_id, call.id);
+  assert.match(call.id, /^srvtoolu_01/);
+  assert.deepEqual(call.input, { url: "https://example.com" });
+  const { retrieved_at, ...rest } = fetched.content;
+  assert.deepEqual(rest, {
+    type: "web_fetch_result",
+    url: "https://example.com",
+    content: { type: "document", source: { type: "text", media_type: "text/plain", data: page }, title: "Example Domain", citations: { enabled: true } },
+  });
+  assert.match(retrieved_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+  assert.ok(Math.abs(Date.parse(retrieved_at) - Date.now()) < 60_000);
+  assert.equal(failed.tool_use_id, failedCall.id);
+  assert.deepEqual(failed.content, { type: "web_fetch_tool_result_error", error_code: "url_not_accessible" });
+  assert.equal(searchFailed.tool_use_id, searchCall.id);
+  assert.deepEqual(searchFailed.content, { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" });
+  assert.deepEqual(text.citations, [
+    { type: "char_location", cited_text: "documentation examples", document_index: 0, document_title: "Example Domain", start_char_index: 40, end_char_index: 62, file_id: null },
+  ]);
+  assert.deepEqual(message.usage.server_tool_use, { web_search_requests: 0, web_fetch_requests: 1 }, "failed calls are not counted");
+
+  // Without citations in the tool definition the document has no citations key; no title is null.
+  const plain = await sdk().messages.stream(params(`wf ${token}`, { tools: [{ type: "web_fetch_20250910", name: "web_fetch" }] })).finalMessage();
+  const doc = plain.content[1].content.content;
+  assert.equal("citations" in doc, false);
+  assert.equal(doc.title, null);
+  assert.equal(doc.source.data, "");
+});
+
+test("pause_turn: the paused turn comes back as the last message and is continued", async () => {
+  const token = uniqueToken();
+  await script(token, pausedSearch());
+  const ask = asker();
+  const user = { role: "user", content: `pause ${token}` };
+
+  const paused = await ask([user]);
+  assert.equal(paused.stop_reason, "pause_turn");
+  assert.deepEqual(paused.usage.server_tool_use, { web_search_requests: 1, web_fetch_requests: 0 });
+  const pausedTurn = { role: "assistant", content: paused.content };
+  const done = await ask([user, pausedTurn]);
+  assert.equal(done.stop_reason, "end_turn");
+  assert.equal(done.content[0].citations[0].title, "R1", "titles of results earlier in the conversation are known");
+
+  // What the client sent back is recorded as sent, opaque fields included.
+  const sent = (await recorded(token))[1].body.messages;
+  assert.deepEqual(sent.at(-1), JSON.parse(JSON.stringify(pausedTurn)));
+
+  // The whole exchange as history: consecutive assistant messages are one turn.
+  const history = [user, pausedTurn, { role: "assistant", content: done.content }, { role: "user", content: "thanks" }];
+  assert.equal((await ask(history)).content[0].text, "Echo: thanks");
+});
+
+/** A search turn stopped with pause_turn, then its cited conclusion. */
+function pausedSearch() {
+  return [
+    {
+      kind: "blocks",
+      stopReason: "pause_turn",
+      blocks: [
+        { type: "thinking", text: "I should search." },
+        { type: "server_tool_use", name: "web_search", input: { query: "q1" } },
+        { type: "web_search_tool_result", results: [{ title: "R1", url: "https://r1.example/" }] },
+      ],
+    },
+    { kind: "blocks", blocks: [{ type: "text", text: "Found it.", citations: [{ url: "https://r1.example/", citedText: "the fact" }] }] },
+  ];
+}
+
+/** Sends `messages` with the web search tool declared, streamed, and returns the final message. */
+function asker(client = sdk()) {
+  return (messages) => client.messages.stream({ model: "claude-test", max_tokens: 256, tools: [WEB_SEARCH], messages }).finalMessage();
+}
+
+test("memory tool: a client tool_use with caller, streamed input, stop_reason tool_use", async () => {
+  const token = uniqueToken();
+  const input = { command: "create", path: "/memories/notes.md", file_text: "# Notes\n- likes tea ☕\n" };
+  await script(token, [{ kind: "blocks", blocks: [{ type: "text", text: "I'll note that." }, { type: "tool_use", name: "memory", input }] }]);
+
+  const { message } = await streamWithEvents(params(`mem ${token}`, { tools: [MEMORY] }));
+  assert.equal(message.stop_reason, "tool_use");
+  const { id, ...call } = message.content[1];
+  assert.match(id, /^toolu_01/);
+  assert.deepEqual(call, { type: "tool_use", name: "memory", input, caller: { type: "direct" } });
+  assert.equal(message.usage.server_tool_use, undefined, "no server tool, no counts");
+
+  const next = await sdk().messages.stream({
+    model: "claude-test",
+    max_tokens: 256,
+    tools: [MEMORY],
+    messages: [
+      { role: "user", content: `mem ${token}` },
+      { role: "assistant", content: message.content },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "File created successfully at /memories/notes.md" }] },
+    ],
+  }).finalMessage();
+  assert.equal(next.content[0].text, "Tool said: File created successfully at /memories/notes.md");
+});
+
+test("blocks steps are checked when registered; a server tool call needs the tool declared", async () => {
+  const register = (responses) => fetch(`${fake.url}/_control/scripts`, { method: "POST", body: JSON.stringify({ match: uniqueToken(), responses }) });
+  const rejected = async (responses, pattern) => {
+    const res = await register(responses);
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error, pattern);
+  };
+  await rejected([{ kind: "text", text: "ok" }, { kind: "blocks", blocks: [{ type: "web_search_tool_result", results: [] }] }], /^responses\[1\]: blocks\[0\]: web_search_tool_result needs a toolUseId/);
+  await rejected([{ kind: "blocks", blocks: [{ type: "image" }] }], /unknown block type "image"/);
+  await rejected([{ kind: "blocks", blocks: [{ type: "server_tool_use", name: "code_execution", input: {} }] }], /must be "web_search" or "web_fetch"/);
+  await rejected([{ kind: "blocks", blocks: [] }], /non-empty `blocks`/);
+  await rejected([{ kind: "blocks", blocks: [{ type: "text", text: "x", citations: [{ citedText: "y" }] }] }], /citations\[0\]: url is required/);
+
+  const token = uniqueToken();
+  await script(token, [{ kind: "blocks", blocks: [{ type: "server_tool_use", name: "web_search", input: { query: "x" } }] }]);
+  const err = await expectApiError(sdk().messages.create(params(`undeclared ${token}`)), Anthropic.BadRequestError, 400);
+  assert.match(err.apiMessage, /declares no web_search tool/);
+});
+
+test("non-streaming requests get blocks steps assembled, citations and usage included", async () => {
+  const token = uniqueToken();
+  await script(token, [
+    {
+      kind: "blocks",
+      usage: { server_tool_use: { web_search_requests: 7, web_fetch_requests: 0 } },
+      blocks: [
+        { type: "server_tool_use", name: "web_search", input: { query: "x" }, id: "srvtoolu_ns" },
+        { type: "web_search_tool_result", results: [{ title: "T", url: "https://t.example/" }] },
+        { type: "text", text: "Cited.", citations: [{ url: "https://t.example/", citedText: "c" }] },
+      ],
+    },
+  ]);
+  const message = await sdk().messages.create(params(`ns ${token}`, { tools: [WEB_SEARCH] }));
+  assert.deepEqual(message.content[0].input, { query: "x" });
+  assert.equal(message.content[1].tool_use_id, "srvtoolu_ns");
+  assert.equal(message.content[2].citations[0].title, "T");
+  assert.deepEqual(message.usage.server_tool_use, { web_search_requests: 7, web_fetch_requests: 0 });
+});
+
+// ---------------------------------------------------------------------------
 // control API and default answer details
 // ---------------------------------------------------------------------------
 
