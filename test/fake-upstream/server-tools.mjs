@@ -1,5 +1,6 @@
 // Server tools (web_search, web_fetch), citations and client tool calls such as the memory tool,
-// for the fake Messages API: the `blocks` step that streams them.
+// for the fake Messages API: the `blocks` step that streams them, and the checks the real API
+// makes when they come back in a later request.
 //
 // Wire shapes follow @anthropic-ai/sdk 1.12's types (ServerToolUseBlock, WebSearchToolResultBlock,
 // WebFetchToolResultBlock, CitationsDelta, ServerToolUsage) and streams recorded from the real API
@@ -19,6 +20,9 @@ const RESULT_TYPE = { web_search: "web_search_tool_result", web_fetch: "web_fetc
 const TOOL_OF_RESULT = { web_search_tool_result: "web_search", web_fetch_tool_result: "web_fetch" };
 
 const FAKE_BLOCK_TYPES = new Set(["text", "thinking", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "tool_use"]);
+
+/** Issued search results are remembered to check they come back unchanged; capped like the request log. */
+const MAX_ISSUED_SEARCHES = 2000;
 
 /** What the API sends as `caller` on tool calls and results the model made itself (not from code execution). */
 const direct = () => ({ type: "direct" });
@@ -78,7 +82,7 @@ export function undeclaredServerTool(step, tools) {
  * needs besides: whether a client tool was called (stop_reason "tool_use"), the server tool counts
  * for usage (null when no server tool took part) and the input tokens the results added.
  */
-export function writeFakeBlocks(writer, blocks, { tools, messages }) {
+export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearches }) {
   const lastIdOf = {}; // server tool name → id of its latest server_tool_use, for results without toolUseId
   const titles = searchTitles(messages); // url → title of a search result, so a citation can default its title
   const counts = { web_search_requests: 0, web_fetch_requests: 0 };
@@ -112,6 +116,9 @@ export function writeFakeBlocks(writer, blocks, { tools, messages }) {
         const toolUseId = block.toolUseId ?? lastIdOf[tool];
         const content = tool === "web_search" ? searchContent(block, titles) : fetchContent(block, tools);
         if (block.errorCode === undefined) counts[`${tool}_requests`] += 1; // failed calls are not billed
+        if (tool === "web_search" && Array.isArray(content)) {
+          remember(issuedSearches, toolUseId, content.map((r) => r.encrypted_content));
+        }
         resultChars += JSON.stringify(content).length;
         // The search or fetch runs between the call and its result: `delayMs` stands for that pause.
         writer.whole({ type: block.type, tool_use_id: toolUseId, content, caller: direct() }, { delayMs: block.delayMs });
@@ -178,6 +185,130 @@ function citation(c, titles) {
 /** The API's own timestamp format, e.g. "2025-07-17T21:38:38.606000+00:00" (microseconds, no "Z"). */
 function retrievedAt() {
   return new Date().toISOString().replace(/Z$/, "000+00:00");
+}
+
+/** Every issue is kept: a test may give several scripted results the same fixed toolUseId. */
+function remember(issued, toolUseId, encrypted) {
+  const known = issued.get(toolUseId) ?? new Set();
+  known.add(JSON.stringify(encrypted));
+  issued.set(toolUseId, known);
+  if (issued.size > MAX_ISSUED_SEARCHES) issued.delete(issued.keys().next().value);
+}
+
+// ---------------------------------------------------------------------------
+// Requests the real API refuses
+// ---------------------------------------------------------------------------
+
+const refuse = (message) => ({ status: 400, type: "invalid_request_error", message });
+
+/** A 400 for server tool definitions or history the API would not take, or null. */
+export function serverToolRefusal(state, body) {
+  const message = checkToolDefinitions(body.tools) ?? checkHistory(state, body.messages);
+  return message ? refuse(message) : null;
+}
+
+/** The versioned server tools and the name each must have; later versions of web search and fetch included. */
+const TOOL_NAME_BY_TYPE_PREFIX = { web_search_: "web_search", web_fetch_: "web_fetch", memory_: "memory" };
+
+function checkToolDefinitions(tools) {
+  if (!Array.isArray(tools)) return null;
+  for (const [i, tool] of tools.entries()) {
+    const prefix = typeof tool?.type === "string" && Object.keys(TOOL_NAME_BY_TYPE_PREFIX).find((p) => tool.type.startsWith(p));
+    if (!prefix) continue; // custom tools and server tools this fake does not model are taken as they are
+    const at = `tools.${i}.${tool.type}`;
+    const name = TOOL_NAME_BY_TYPE_PREFIX[prefix];
+    if (tool.name !== name) return `${at}.name: Input should be '${name}'`;
+    if (name === "memory") continue;
+    for (const field of ["allowed_domains", "blocked_domains"]) {
+      // Wording as the API answers it (seen in CherryHQ/cherry-studio#10374).
+      if (Array.isArray(tool[field]) && tool[field].length === 0) return `${at}.${field}: Empty list of domains is ambiguous. Provide at least one domain or null.`;
+    }
+    if (tool.allowed_domains != null && tool.blocked_domains != null) {
+      return `${at}: Cannot specify both allowed_domains and blocked_domains in the same request`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Server tool blocks in the history. A server_tool_use is answered by its result block later in
+ * the SAME assistant turn (consecutive assistant messages count as one turn, as the API merges
+ * them), never by a user tool_result. A request may end with that assistant turn: that is how a
+ * turn stopped with pause_turn is continued. Results must keep their opaque fields as issued.
+ */
+function checkHistory(state, messages) {
+  if (!Array.isArray(messages)) return null;
+  const serverIds = new Set();
+  let open = new Map(); // id → { name, at } for server tool calls of the current assistant turn without a result yet
+
+  // Wording as the API answers it (seen in anthropics/anthropic-sdk-python#1339, AnswerDotAI/lisette#108).
+  const endTurn = () => {
+    const [id, call] = open.entries().next().value ?? [];
+    open = new Map();
+    return id ? `messages.${call.at}: \`${call.name}\` tool use with id \`${id}\` was found without a corresponding \`${RESULT_TYPE[call.name]}\` block` : null;
+  };
+
+  for (const [i, message] of messages.entries()) {
+    if (message?.role !== "assistant") {
+      const unanswered = endTurn();
+      if (unanswered) return unanswered;
+    }
+    if (!Array.isArray(message?.content)) continue;
+    for (const [j, block] of message.content.entries()) {
+      const at = `messages.${i}.content.${j}`;
+      if (message.role !== "assistant") {
+        if (block?.type === "tool_result" && serverIds.has(block.tool_use_id)) {
+          return `${at}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        }
+        continue;
+      }
+      const problem = checkAssistantBlock(state, block, at, i, open, serverIds);
+      if (problem) return problem;
+    }
+  }
+  return endTurn();
+}
+
+function checkAssistantBlock(state, block, at, messageIndex, open, serverIds) {
+  if (block?.type === "server_tool_use" && RESULT_TYPE[block.name]) {
+    open.set(block.id, { name: block.name, at: messageIndex });
+    serverIds.add(block.id);
+    return null;
+  }
+  const tool = TOOL_OF_RESULT[block?.type];
+  if (tool) {
+    const call = open.get(block.tool_use_id);
+    if (call?.name !== tool) {
+      return `${at}: unexpected \`tool_use_id\` found in \`${block.type}\` blocks: ${block.tool_use_id}. Each \`${block.type}\` block must follow its \`${tool}\` \`server_tool_use\` block in the same assistant turn.`;
+    }
+    open.delete(block.tool_use_id);
+    return tool === "web_search" ? checkSearchResults(state, block, at) : null;
+  }
+  if (block?.type === "text" && Array.isArray(block.citations)) {
+    for (const [k, c] of block.citations.entries()) {
+      const required = c?.type === "char_location"
+        ? ["cited_text", "document_index", "document_title", "start_char_index", "end_char_index"]
+        : c?.type === "web_search_result_location" ? ["cited_text", "url", "title", "encrypted_index"] : [];
+      const missing = required.find((field) => !(field in c));
+      if (missing) return `${at}.citations.${k}.${missing}: Field required`;
+    }
+  }
+  return null;
+}
+
+function checkSearchResults(state, block, at) {
+  if (!Array.isArray(block.content)) return null; // an error object carries nothing opaque
+  for (const [k, r] of block.content.entries()) {
+    const missing = ["encrypted_content", "title", "url"].find((field) => typeof r?.[field] !== "string");
+    if (missing) return `${at}.content.${k}.${missing}: Field required`;
+  }
+  // The real API decrypts encrypted_content; the fake can only compare it with what it issued.
+  const issued = state.issuedSearches.get(block.tool_use_id);
+  const returned = JSON.stringify(block.content.map((r) => r.encrypted_content));
+  if (issued && !issued.has(returned)) {
+    return `${at}: web_search_tool_result content was altered; send encrypted_content back as it was returned`;
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------

@@ -134,6 +134,11 @@ export interface ClockStep extends StepTiming {
  * tool calls (web_search, web_fetch) with their results, and client tool calls (the memory tool
  * included). Checked when registered: POST /_control/scripts answers 400 for a block that can't be
  * played. A script that calls a server tool the request does not declare gets a 400 at request time.
+ *
+ * When the client sends these blocks back, the fake checks them as the API does (see
+ * server-tools.mjs): each server_tool_use needs its result later in the same assistant turn
+ * (consecutive assistant messages are one turn; a request may end with that turn to continue after
+ * pause_turn), search results must keep their encrypted_content, citations their required fields.
  */
 export interface BlocksStep extends StepTiming {
   kind: "blocks";

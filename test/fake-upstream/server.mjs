@@ -12,7 +12,7 @@
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mjs";
-import { checkBlocksStep, randomId, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
+import { checkBlocksStep, randomId, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -89,6 +89,8 @@ function createState({ defaultTokens, tokenDelayMs }) {
     config: {},
     /** Compaction blocks issued, by their encrypted_content, to check they come back unchanged. */
     compactions: new Map(),
+    /** encrypted_content of the web search results issued (JSON lists, by tool_use_id), likewise. */
+    issuedSearches: new Map(),
   };
 }
 
@@ -205,7 +207,7 @@ async function handleMessages(state, req, res) {
   }
 
   const headers = lowerCaseHeaders(req.headers);
-  const refused = refusal(state, body, headers, bodyText);
+  const refused = refusal(state, body, headers, bodyText) ?? serverToolRefusal(state, body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const context = {
@@ -214,6 +216,7 @@ async function handleMessages(state, req, res) {
     compaction: compactionFor(state, body, headers, bodyText),
     tools: Array.isArray(body.tools) ? body.tools : [],
     messages: Array.isArray(body.messages) ? body.messages : [],
+    issuedSearches: state.issuedSearches,
   };
   const plan = planStep(step, context);
 

@@ -492,6 +492,43 @@ function asker(client = sdk()) {
   return (messages) => client.messages.stream({ model: "claude-test", max_tokens: 256, tools: [WEB_SEARCH], messages }).finalMessage();
 }
 
+test("server tool blocks sent back are checked as the API checks them", async () => {
+  const token = uniqueToken();
+  await script(token, pausedSearch());
+  const ask = asker();
+  const user = { role: "user", content: `check ${token}` };
+  const paused = await ask([user]);
+  const pausedTurn = { role: "assistant", content: paused.content };
+  const done = await ask([user, pausedTurn]);
+  const [thinking, call, result] = paused.content;
+
+  const refusedWith = async (messages, pattern) => {
+    const err = await expectApiError(ask(messages), Anthropic.BadRequestError, 400);
+    assert.equal(err.type, "invalid_request_error");
+    assert.match(err.apiMessage, pattern);
+  };
+  // A call without its result, even as the last message (the API's own wording).
+  await refusedWith(
+    [user, { role: "assistant", content: [thinking, call] }],
+    new RegExp(`^messages\\.1: \`web_search\` tool use with id \`${call.id}\` was found without a corresponding \`web_search_tool_result\` block$`),
+  );
+  // A user tool_result does not answer a server tool, before or after its result.
+  await refusedWith(
+    [user, { role: "assistant", content: [thinking, call] }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "x" }] }, { role: "assistant", content: [result] }],
+    /^messages\.1: `web_search` tool use/,
+  );
+  await refusedWith(
+    [user, pausedTurn, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "x" }] }],
+    /^messages\.2\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks/,
+  );
+  await refusedWith([user, { role: "assistant", content: [thinking, result, call] }], /^messages\.1\.content\.1: unexpected `tool_use_id` found in `web_search_tool_result` blocks/);
+  // Opaque fields come back as they were issued.
+  const altered = { ...result, content: [{ ...result.content[0], encrypted_content: "AAAA" + result.content[0].encrypted_content }] };
+  await refusedWith([user, { role: "assistant", content: [thinking, call, altered] }], /^messages\.1\.content\.2: web_search_tool_result content was altered/);
+  const { encrypted_index, ...noIndex } = done.content[0].citations[0];
+  await refusedWith([user, pausedTurn, { role: "assistant", content: [{ ...done.content[0], citations: [noIndex] }] }], /^messages\.2\.content\.0\.citations\.0\.encrypted_index: Field required$/);
+});
+
 test("memory tool: a client tool_use with caller, streamed input, stop_reason tool_use", async () => {
   const token = uniqueToken();
   const input = { command: "create", path: "/memories/notes.md", file_text: "# Notes\n- likes tea ☕\n" };
@@ -515,6 +552,32 @@ test("memory tool: a client tool_use with caller, streamed input, stop_reason to
     ],
   }).finalMessage();
   assert.equal(next.content[0].text, "Tool said: File created successfully at /memories/notes.md");
+});
+
+test("server tool definitions are checked as the API checks them", async () => {
+  const client = sdk();
+  const withTools = (tools) => client.messages.create(params(`defs ${uniqueToken()}`, { tools }));
+  const refused = async (tools, message) => {
+    const err = await expectApiError(withTools(tools), Anthropic.BadRequestError, 400);
+    assert.equal(err.type, "invalid_request_error");
+    assert.equal(err.apiMessage, message);
+  };
+  await refused(
+    [{ name: "lookup", input_schema: { type: "object" } }, { ...WEB_SEARCH, allowed_domains: ["a.example"], blocked_domains: ["b.example"] }],
+    "tools.1.web_search_20250305: Cannot specify both allowed_domains and blocked_domains in the same request",
+  );
+  await refused([{ ...WEB_FETCH, allowed_domains: ["a.example"], blocked_domains: ["b.example"] }], "tools.0.web_fetch_20250910: Cannot specify both allowed_domains and blocked_domains in the same request");
+  await refused([{ ...WEB_SEARCH, blocked_domains: [] }], "tools.0.web_search_20250305.blocked_domains: Empty list of domains is ambiguous. Provide at least one domain or null.");
+  await refused([{ ...WEB_SEARCH, name: "search" }], "tools.0.web_search_20250305.name: Input should be 'web_search'");
+  await refused([{ type: "memory_20250818", name: "notes" }], "tools.0.memory_20250818.name: Input should be 'memory'");
+
+  const ok = await withTools([
+    { ...WEB_SEARCH, allowed_domains: ["a.example"], blocked_domains: null },
+    { ...WEB_FETCH, blocked_domains: ["b.example"] },
+    MEMORY,
+    { name: "lookup", input_schema: { type: "object" } },
+  ]);
+  assert.match(ok.content[0].text, /^Echo: defs/);
 });
 
 test("blocks steps are checked when registered; a server tool call needs the tool declared", async () => {
