@@ -1,16 +1,24 @@
 // The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { RunErrorCode, SocketErrorCode } from "./errors";
-import type { Message, Task, TaskStatus, Thread, Usage } from "./shapes";
+import type { Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
 
-/** What the model produced, as it arrives (pipeline:stream's `type` and its fields). */
+/**
+ * What the model produced, as it arrives (pipeline:stream's `type` and its fields). `tool_call` and
+ * `tool_result` are the app's tools (plugin tools, memory); `server_tool_call` and
+ * `server_tool_result` are the tools Anthropic runs (web search, web fetch); `citations` are the
+ * sources of the text just streamed, which ends at offset `at` of the run's text.
+ */
 export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown }
-  | { type: "tool_result"; toolUseId: string; toolName: string; content: string; isError: boolean };
+  | { type: "tool_result"; toolUseId: string; toolName: string; content: string; isError: boolean }
+  | { type: "server_tool_call"; toolUseId: string; toolName: string; input: unknown }
+  | { type: "server_tool_result"; toolUseId: string; toolName: string; sources: WebSource[]; error?: string }
+  | { type: "citations"; at: number; citations: Citation[] };
 
 interface RunRef {
   threadId: string;
@@ -40,6 +48,8 @@ export interface EventMap {
   "task:validated": TaskRef;
   "task:failed": TaskRef;
   "task:checkin": TaskRef & { message: string };
+  /** The owner's context files changed during a run (the model wrote its memory): pages showing them reload. */
+  "context:changed": { threadId: string; paths: string[] };
 }
 
 export type EventName = keyof EventMap;

@@ -34,13 +34,37 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  /** Server tools the model used (web search, web fetch), by tool name. */
+  /** Server tools the model used (web_search, web_fetch requests), by tool name; absent when none. */
   serverToolUses?: Record<string, number>;
 }
 
 /** Open-ended; these are the fields the project writes (docs/protocol-notes.md). */
+/** A page a web search found or a web fetch read. */
+export interface WebSource {
+  url: string;
+  title: string | null;
+  /** How old the page is, as the search reports it ("2 days ago"). */
+  pageAge?: string | null;
+}
+
+/** A source the answer cites for its text (numbered by the web app in order of first use). */
+export interface Citation {
+  url: string;
+  title: string | null;
+  citedText: string;
+}
+
+/** The web tools of a run (search cards) and the answer's citations, kept with the answer. */
+export interface WebActivity {
+  calls: { toolUseId: string; toolName: string; input: unknown; sources: WebSource[]; error?: string }[];
+  /** `at`: the offset in the answer's text where the cited passage ends. */
+  citations: (Citation & { at: number })[];
+}
+
 export interface MessageMetadata {
   runId?: string;
+  /** An answer that used web search or fetch, or cites sources. */
+  web?: WebActivity;
   usage?: Usage;
   durationMs?: number;
   stopReason?: string | null;

@@ -149,29 +149,56 @@ describe("faults upstream", () => {
     ws.close();
   });
 
-  it("fails a run cut off by a restart of the object as interrupted, keeps its text, and runs the queue on", async () => {
+  it("answers a run a restart cut off (no tool had run) again, once, keeping the cut text marked, and runs the queue on", async () => {
     const thread = await createThread();
     const m = marker();
-    await script(m, [{ kind: "hang", afterText: "Before the restart" }]);
+    await script(m, [{ kind: "hang", afterText: "Before the restart" }, { kind: "text", text: "The whole answer." }]);
     const ws = await Socket.open(thread.id);
-    await send(thread.id, m);
+    const first = await send(thread.id, m);
     await ws.waitFor((f) => streamedText(f) === "Before the restart");
     const queued = await send(thread.id, "queued behind it");
     await abortAllDurableObjects();
 
-    // The new instance finds the run it did not start, fails it, and runs what was queued.
+    // The new instance ends the run it did not start, answers its message again, then the queued one.
     const client = await Socket.open(thread.id, `?since=0`);
-    await client.waitFor((f) => f.some((x) => x.event === "pipeline:complete"), 15_000, "queued run");
+    await client.waitFor((f) => f.filter((x) => x.event === "pipeline:complete").length === 2, 15_000, "both answers");
     const error = client.events("pipeline:error")[0].data;
-    expect(error).toMatchObject({ code: "interrupted", retryable: true });
-    const texts = (await messagesOf(thread.id, "?kinds=text")).messages.map((x) => [x.role, x.content, x.metadata?.error ?? null]);
+    expect(error).toMatchObject({ code: "interrupted", retryable: false, message: expect.stringContaining("answering again") });
+    expect(client.events("pipeline:start").map((f) => f.data.messageId)).toEqual([first.id, first.id, queued.id]);
+    const texts = (await messagesOf(thread.id, "?kinds=text")).messages.map((x) => [x.role, x.content, x.metadata?.error ?? null, x.metadata?.restarted ?? false]);
     expect(texts).toEqual([
-      ["user", m, null],
-      ["user", "queued behind it", null],
-      ["assistant", "Before the restart", "interrupted"],
-      ["assistant", expect.stringMatching(/^Echo: [\s\S]*queued behind it$/), null],
+      ["user", m, null, false],
+      ["user", "queued behind it", null, false],
+      ["assistant", "Before the restart", "interrupted", true],
+      ["assistant", "The whole answer.", null, false],
+      ["assistant", expect.stringMatching(/^Echo: [\s\S]*queued behind it$/), null, false],
     ]);
-    expect(client.events("pipeline:start").pop()!.data.messageId).toBe(queued.id);
+    // The second try was a fresh answer to the same question: the model saw no half answer.
+    // (The third request with the marker in it is the queued message's, whose history holds it.)
+    const requests = await upstreamRequests(m);
+    expect(requests).toHaveLength(3);
+    expect(JSON.stringify(requests[1].body.messages)).not.toContain("Before the restart");
+    client.close();
+  });
+
+  it("does not repeat a run a restart cut off after a tool had run: it fails as interrupted and says why", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [
+      { kind: "tool_use", tools: [{ name: "time__current_time", input: {} }] },
+      { kind: "hang", afterText: "After the tool" },
+    ]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => streamedText(f).includes("After the tool"));
+    await abortAllDurableObjects();
+    const client = await Socket.open(thread.id, `?since=0`);
+    await client.waitForRunEnd(1, 15_000);
+    const error = client.events("pipeline:error")[0].data;
+    expect(error).toMatchObject({ code: "interrupted", retryable: true, message: expect.stringContaining("a tool had run") });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(client.events("pipeline:start")).toHaveLength(1);
+    expect(await upstreamRequests(m)).toHaveLength(2);
     client.close();
   });
 });

@@ -33,6 +33,8 @@ function runsOf(frames: Frame[]) {
   return [...runs.values()].map((r) => r.ends[0]);
 }
 
+const runsEnded = (frames: Frame[]) => frames.filter((x) => x.event === "pipeline:complete" || x.event === "pipeline:error").length;
+
 const answersOf = async (threadId: string) =>
   (await messagesOf(threadId, "?kinds=text")).messages.filter((m) => m.role === "assistant").map((m) => [m.content, m.metadata.error ?? null]);
 
@@ -47,27 +49,54 @@ describe("a restart at each step boundary of a run", () => {
     await send(thread.id, "waiting in the queue");
     await abortAllDurableObjects();
     const client = await Socket.open(thread.id, "?since=0");
-    await client.waitFor((f) => f.filter((x) => x.event === "pipeline:complete" || x.event === "pipeline:error").length === 2, 15_000);
-    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "pipeline:complete"]);
+    await client.waitFor((f) => f.filter((x) => x.event === "pipeline:complete" || x.event === "pipeline:error").length === 3, 15_000);
+    // The run cut short answers again (its script is spent: the fake's echo), then the queued message.
+    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "pipeline:complete", "pipeline:complete"]);
     expect(await answersOf(thread.id)).toEqual([
       ["cut here", "interrupted"],
+      [expect.stringMatching(/^Echo: /), null],
       ["Echo: waiting in the queue", null],
     ]);
     client.close();
   });
 
-  it("mid-stream: one clean interrupted, its text kept", async () => {
+  it("mid-stream: one clean interrupted, its text kept, and one answer from the run that starts again", async () => {
     const thread = await createThread();
     const m = marker();
-    await script(m, [{ kind: "hang", afterText: "half an answer" }]);
+    await script(m, [{ kind: "hang", afterText: "half an answer" }, { kind: "text", text: "a whole answer" }]);
     const ws = await Socket.open(thread.id);
     await send(thread.id, m);
     await ws.waitFor((f) => streamedText(f) === "half an answer");
     await abortAllDurableObjects();
     const client = await Socket.open(thread.id, "?since=0");
-    await client.waitForRunEnd(1, 15_000);
-    expect(runsOf(client.frames).map((e) => e.code)).toEqual(["interrupted"]);
-    expect(await answersOf(thread.id)).toEqual([["half an answer", "interrupted"]]);
+    await client.waitForRunEnd(2, 15_000);
+    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "pipeline:complete"]);
+    expect(await answersOf(thread.id)).toEqual([
+      ["half an answer", "interrupted"],
+      ["a whole answer", null],
+    ]);
+    client.close();
+  });
+
+  it("a second restart of the same message's run: no third try, one clean interrupted", async () => {
+    const thread = await createThread();
+    const m = marker();
+    await script(m, [{ kind: "hang", afterText: "first try" }, { kind: "hang", afterText: "second try" }]);
+    const ws = await Socket.open(thread.id);
+    await send(thread.id, m);
+    await ws.waitFor((f) => streamedText(f) === "first try");
+    await abortAllDurableObjects();
+    const again = await Socket.open(thread.id, "?since=0");
+    await again.waitFor((f) => streamedText(f).includes("second try"), 15_000, "the second try");
+    await abortAllDurableObjects();
+    const client = await Socket.open(thread.id, "?since=0");
+    await client.waitFor((f) => runsEnded(f) === 2, 15_000, "two ends");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "interrupted"]);
+    expect(await answersOf(thread.id)).toEqual([
+      ["first try", "interrupted"],
+      ["second try", "interrupted"],
+    ]);
     client.close();
   });
 

@@ -4,6 +4,22 @@ import { contextFiles } from "./schema";
 
 export type ContextFileInfo = { path: string; bytes: number; updatedAt: number };
 
+/** The folder of the owner's context files that the memory tool works on (the model's own notes). */
+export const MEMORY_DIR = "memories";
+
+/** The longest file the context page and the memory tool write. */
+export const MAX_CONTEXT_FILE_CHARS = 200_000;
+
+/** A relative path of plain segments: no empty, dot or dot-dot segments, no backslashes. */
+export function isContextPath(path: string): boolean {
+  return (
+    path.length > 0 &&
+    path.length <= 200 &&
+    !path.includes("\\") &&
+    path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && /^[\w.@ -]+$/.test(seg))
+  );
+}
+
 export async function listContextFiles(db: Db, ownerId: string): Promise<ContextFileInfo[]> {
   return db
     .select({ path: contextFiles.path, bytes: contextFiles.bytes, updatedAt: contextFiles.updatedAt })

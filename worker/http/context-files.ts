@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { database } from "../db/client";
-import { deleteContextFile, getContextFile, listContextFiles, putContextFile } from "../db/context-files";
+import { deleteContextFile, getContextFile, isContextPath, listContextFiles, MAX_CONTEXT_FILE_CHARS, putContextFile } from "../db/context-files";
 import { ApiError, notFound } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
@@ -24,10 +24,8 @@ async function filesCut(c: Context<AppEnv>): Promise<string[]> {
   return cutToFit(selectContextFiles(files), settings.maxFileBytes, contextBudgetBytes(window, settings.maxShare)).cut;
 }
 
-const MAX_FILE_CHARS = 200_000;
-const putBody = z.strictObject({ content: z.string().max(MAX_FILE_CHARS) });
+const putBody = z.strictObject({ content: z.string().max(MAX_CONTEXT_FILE_CHARS) });
 
-/** A relative path of plain segments: no empty, dot or dot-dot segments, no backslashes. */
 function contextPath(raw: string): string {
   let path = "";
   try {
@@ -35,12 +33,7 @@ function contextPath(raw: string): string {
   } catch {
     // A malformed escape is the client's mistake: it falls through to the 400 below.
   }
-  const ok =
-    path.length > 0 &&
-    path.length <= 200 &&
-    !path.includes("\\") &&
-    path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && /^[\w.@ -]+$/.test(seg));
-  if (!ok) throw new ApiError("invalid_request", "Invalid context file path", { issues: [{ path: "path", message: "invalid path" }] });
+  if (!isContextPath(path)) throw new ApiError("invalid_request", "Invalid context file path", { issues: [{ path: "path", message: "invalid path" }] });
   return path;
 }
 

@@ -25,7 +25,14 @@ function describe(config: PluginConfig) {
     enabled: config.enabled,
     order: config.order,
     settings: config.settings,
-    tools: (def.tools ?? []).map((t) => ({ name: `${def.name}${TOOL_SEPARATOR}${t.name}`, description: t.description })),
+    tools: [
+      ...(def.tools ?? []).map((t) => ({ name: `${def.name}${TOOL_SEPARATOR}${t.name}`, description: t.description })),
+      // The API's own tools keep their names (web_search, web_fetch, memory); listed when offered.
+      ...(def.builtinTools ?? []).flatMap((t) => {
+        const definition = t.definition(config.settings);
+        return definition ? [{ name: definition.name, description: t.description }] : [];
+      }),
+    ],
   };
 }
 

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
-import { readStream, type StreamedMessage, type StreamProgress } from "./read-stream";
+import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
 import { buildParams, refusesCompaction, type RequestSpec } from "./request";
@@ -107,6 +107,7 @@ export class Invoker {
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
     const onEvent = (e: StreamEvent) => {
+      if (e.type === "citations") e = { ...e, at: output.length };
       if (e.type === "text") {
         // Text of a later tool turn starts a new paragraph, on the wire and in the stored message alike.
         if (output.length > 0 && output.length === requestStart && !/\s$/.test(output)) {
@@ -127,6 +128,8 @@ export class Invoker {
         progress.usage = emptyUsage();
         stopReason = reply.stopReason;
         if (reply.content.length) turns.push({ role: "assistant", content: reply.content });
+        // A long server-tool turn paused by the API: sending the conversation back lets it go on.
+        if (stopReason === "pause_turn" && !lastRound) continue;
         const calls = reply.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
         if (stopReason !== "tool_use" || calls.length === 0) break;
         // Every tool_use gets its tool_result, even past the turn limit: the API refuses orphans.
@@ -170,7 +173,11 @@ export class Invoker {
       maxTokens: req.maxTokens ?? this.opts.maxTokens,
       compactAt: req.compactAt ?? null,
     };
-    const onBlock = (e: StreamEvent | { type: "compaction" }) => (e.type === "compaction" ? req.onCompaction?.() : onEvent(e));
+    const onBlock = (e: ReadEvent) => {
+      if (e.type === "compaction") req.onCompaction?.();
+      else if (e.type === "cited") onEvent({ type: "citations", at: -1, citations: e.citations }); // `at` is the invoker's to set
+      else onEvent(e);
+    };
     for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();

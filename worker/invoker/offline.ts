@@ -54,6 +54,13 @@ function answer(req: OfflineRequest, inputTokens: number): Sse[] {
       "tool_use",
     );
   }
+  const webTools = req.tools?.some((t) => t.name === "web_search" || t.name === "web_fetch");
+  if (webTools && /\b(search|look up|google|latest|news|browse|web|fetch)\b|https?:\/\//i.test(said)) {
+    return message(req.model, inputTokens, [
+      thinking("The user wants something from the web; the offline model has no way there."),
+      text("**Offline model.** I cannot reach the web: web search and web fetch need Claude (set `ANTHROPIC_API_KEY`)."),
+    ], "end_turn");
+  }
   const excerpt = said.length > 280 ? `${said.slice(0, 280)}…` : said;
   const files = received(blocks);
   return message(

@@ -14,10 +14,14 @@ export function priceOf(model: string) {
   return PRICES.find((p) => p.match.test(model)) ?? FALLBACK;
 }
 
+/** US dollars per web search request ($10 per 1,000); a web fetch costs only the tokens it brings. */
+export const WEB_SEARCH_USD = 0.01;
+
 export function costUsd(model: string, u: Usage): number {
   const p = priceOf(model);
   const dollars =
     (u.inputTokens * p.input + u.outputTokens * p.output + u.cacheWriteTokens * p.input * 1.25 + u.cacheReadTokens * p.input * 0.1) /
-    1_000_000;
+      1_000_000 +
+    (u.serverToolUses?.web_search ?? 0) * WEB_SEARCH_USD;
   return Math.round(dollars * 1e6) / 1e6;
 }

@@ -12,20 +12,30 @@ export type { StreamEvent, Usage };
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
   };
+  if (a.serverToolUses || b.serverToolUses) {
+    sum.serverToolUses = { ...a.serverToolUses };
+    for (const [tool, n] of Object.entries(b.serverToolUses ?? {})) sum.serverToolUses[tool] = (sum.serverToolUses[tool] ?? 0) + n;
+  }
+  return sum;
 }
 
-/** A tool as the model sees it: `pluginName__toolName`. */
-export interface ModelTool {
+/** A plugin's own tool as the model sees it: `pluginName__toolName`. */
+export interface CustomTool {
   name: string;
   description: string;
   input_schema: Anthropic.Tool.InputSchema;
 }
+
+/** A tool the Messages API defines, sent as its definition: Anthropic runs web search and fetch; the app runs memory. */
+export type BuiltinTool = Anthropic.WebSearchTool20250305 | Anthropic.WebFetchTool20250910 | Anthropic.MemoryTool20250818;
+
+export type ModelTool = CustomTool | BuiltinTool;
 
 export interface ToolOutcome {
   content: string;

@@ -19,7 +19,7 @@ import type {
 import type { Db } from "../db/client";
 import type { agentRuns, metrics } from "../db/schema";
 import type { Env } from "../env";
-import type { InvokeResult, ToolOutcome } from "../invoker/types";
+import type { BuiltinTool, InvokeResult, ToolOutcome } from "../invoker/types";
 import type { Logger } from "../lib/logger";
 
 /** What onBeforeInvoke chains: stable context goes to `system` (cached), per-turn text to `prompt`. */
@@ -160,6 +160,19 @@ export interface ToolDefinition<I = any> {
   handler(input: I, call: ToolCall, ctx: PluginContext<any>): Promise<string | ToolOutcome> | string | ToolOutcome;
 }
 
+/**
+ * A tool the Messages API defines, offered under its own name: Anthropic runs a server tool (web
+ * search, web fetch) and the stream carries its blocks; the app carries out a client one (memory)
+ * through `handler`, as it does a plugin's own tool.
+ */
+export interface BuiltinToolDefinition<S = any> {
+  /** Shown on the plugins page. */
+  description: string;
+  /** The definition as this plugin's settings make it; null: not offered. */
+  definition(settings: S): BuiltinTool | null;
+  handler?: ToolDefinition["handler"];
+}
+
 /** A message a plugin adds to its thread (activity rows, notices); the core fills in the rest. */
 export interface NewMessage {
   role: Role;
@@ -263,6 +276,7 @@ export interface PluginDefinition<S extends Record<string, unknown> = Record<str
   /** Validates PATCH /api/plugins settings; its defaults are the settings of a new install. */
   settings?: z.ZodType<S>;
   tools?: ToolDefinition[];
+  builtinTools?: BuiltinToolDefinition<S>[];
   /** Called once per thread object; returns the hooks this plugin implements. */
   register(ctx: PluginContext<S>): Hooks;
   /** Once per thread object, before its first run (after register). A throw is logged. */

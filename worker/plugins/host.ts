@@ -35,7 +35,7 @@ type ChainRest<K extends ChainHook> = HookArgs<K> extends [unknown, ...infer R] 
 export class PluginHost {
   private readonly plugins: Registered[];
   private entryCache = new Map<HookName, HookEntry<any>[]>();
-  private toolIndex = new Map<string, { plugin: Registered; tool: ToolDefinition }>();
+  private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"] }>();
   private modelTools: ModelTool[] = [];
   private started: Promise<void> | null = null;
 
@@ -115,7 +115,7 @@ export class PluginHost {
     const found = this.toolIndex.get(name);
     if (!found) return { content: `Unknown tool: ${name}`, isError: true };
     try {
-      const out = await found.tool.handler(input ?? {}, call, found.plugin.ctx);
+      const out = await found.handler(input ?? {}, call, found.plugin.ctx);
       const outcome = typeof out === "string" ? { content: out, isError: false } : out;
       return outcome.content.length > MAX_TOOL_RESULT_CHARS
         ? { ...outcome, content: `${outcome.content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[truncated]` }
@@ -154,8 +154,14 @@ export class PluginHost {
     for (const p of enabled) {
       for (const tool of p.def.tools ?? []) {
         const name = `${p.def.name}${TOOL_SEPARATOR}${tool.name}`;
-        this.toolIndex.set(name, { plugin: p, tool });
+        this.toolIndex.set(name, { plugin: p, handler: tool.handler });
         this.modelTools.push({ name, description: tool.description, input_schema: tool.inputSchema });
+      }
+      for (const builtin of p.def.builtinTools ?? []) {
+        const definition = builtin.definition(p.config.settings);
+        if (!definition) continue;
+        this.modelTools.push(definition);
+        if (builtin.handler) this.toolIndex.set(definition.name, { plugin: p, handler: builtin.handler });
       }
     }
   }

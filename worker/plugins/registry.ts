@@ -9,8 +9,10 @@ import { timePlugin } from "./time";
 import { delegationPlugin } from "./delegation";
 import { metricsPlugin } from "./metrics";
 import { titlesPlugin } from "./titles";
+import { webPlugin } from "./web";
+import { memoryPlugin } from "./memory";
 
-export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, delegationPlugin, titlesPlugin, metricsPlugin];
+export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, webPlugin, memoryPlugin, delegationPlugin, titlesPlugin, metricsPlugin];
 
 export interface PluginConfig {
   name: string;

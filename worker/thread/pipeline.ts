@@ -25,6 +25,7 @@ import type { MessageRecord } from "./store/messages";
 import { publicMessage } from "./store/messages";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
+import { webActivityOf } from "./web-activity";
 
 export interface PipelineDeps {
   store: RoomStore;
@@ -159,7 +160,14 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
       output: result.output,
       turns: result.turns,
       usage: result.usage,
-      metadata: { runId: run.runId, usage: result.usage, durationMs: result.durationMs, stopReason: result.stopReason, ...(run.taskId ? { taskId: run.taskId } : {}) },
+      metadata: {
+        runId: run.runId,
+        usage: result.usage,
+        durationMs: result.durationMs,
+        stopReason: result.stopReason,
+        ...withWeb(rec),
+        ...(run.taskId ? { taskId: run.taskId } : {}),
+      },
       end: { status: "completed", commandsHandled: [], commandsUnhandled: [], durationMs: Date.now() - run.startedAt },
     });
 
@@ -210,7 +218,7 @@ export async function failRun(
     output: got.output,
     turns: got.turns,
     usage: got.usage,
-    metadata: { runId: run.runId, usage: got.usage, durationMs, ...marker, ...(run.taskId ? { taskId: run.taskId } : {}) },
+    metadata: { runId: run.runId, usage: got.usage, durationMs, ...marker, ...withWeb(rec), ...(run.taskId ? { taskId: run.taskId } : {}) },
     end,
   });
   const outcome = rec.outcome({
@@ -227,6 +235,11 @@ export async function failRun(
   await deps.plugins.notify("onPipelineComplete", outcome, run);
   return outcome;
 }
+
+const withWeb = (rec: RunRecorder) => {
+  const web = webActivityOf(rec.streamEvents);
+  return web ? { web } : {};
+};
 
 /**
  * The commands of a run: those a person typed in their message, then the model's. A command the

@@ -152,9 +152,18 @@ export class ThreadRoom extends DurableObject<Env> {
     return { running: this.p.queue.running !== null, queued: this.p.store.runs.queued() };
   }
 
+  /**
+   * Loads what a first post needs before it comes: the thread (from D1 once, for an old one), the
+   * model's view of its branch, step 0's inputs and the plugins they configure, the spend so far.
+   * Whatever needed D1 is then held, so the post that follows waits on nothing.
+   */
   async prewarm(who: Caller): Promise<RoomReply<{ running: boolean; queued: number }>> {
     const t = await this.open(who);
     if (!t) return notFound();
+    this.p.view.before(t.headId);
+    const inputs = await this.p.stepZero.forRun(t.ownerId);
+    this.p.plugins.apply(inputs.configs);
+    await Promise.all([this.p.plugins.start(), this.p.spend.check(t.ownerId)]);
     return ok(this.activity());
   }
 

@@ -1,7 +1,9 @@
 // The thread's runs, one at a time, oldest first, from the inbox in the object's SQLite, so none is
-// lost. A watchdog alarm beats while there is work: after an eviction or restart it wakes the object,
-// which finishes what the last instance left: a stored run gets its end event, a run cut off mid-way
-// fails as `interrupted` (its streamed text kept), and the queue goes on.
+// lost. A watchdog alarm beats while there is work: after an eviction or restart (a deploy) it wakes
+// the object, which finishes what the last instance left: a stored run gets its end event; a run cut
+// off mid-way in which no tool had run ends as `interrupted` and answers the same message again, once;
+// one in which a tool had run fails as `interrupted` (a tool may have had effects: it is not repeated).
+// Either way the text streamed so far is kept, marked.
 import type { D1Usage } from "../db/client";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
 import { emptyUsage, type ApiMessage } from "../invoker/types";
@@ -13,6 +15,8 @@ import type { InboxItem } from "./store";
 import { publicThread } from "./store/thread-row";
 
 const HEARTBEAT_MS = 30_000;
+/** How often one message's run starts again by itself after a restart cut it short. */
+const MAX_RESTARTS = 1;
 
 export interface RunQueueDeps {
   pipeline: PipelineDeps;
@@ -130,12 +134,23 @@ export class RunQueue {
     }
   }
 
-  /** The object restarted mid-run: it fails through the pipeline's failure path, its text kept. */
+  /**
+   * The object restarted mid-run. With no tool run yet, the run ends and its message is queued again
+   * (once); otherwise it fails through the pipeline's failure path. Its text is kept either way.
+   */
   private async recoverLost(item: InboxItem): Promise<void> {
     const { pipeline } = this.deps;
     const runId = item.runId ?? newId("run");
     const message = this.store.messages.get(item.messageId);
-    const error = new RunError("interrupted", "The thread restarted during this run", true);
+    const record = item.runId ? this.store.runs.get(item.runId) : null;
+    if (message && record && !record.toolRan && item.restarts < MAX_RESTARTS) return this.restart(item, runId);
+    const error = new RunError(
+      "interrupted",
+      record?.toolRan
+        ? "The thread restarted during this run, after a tool had run; it was not repeated, since the tool may have had effects. Send the message again to retry."
+        : "The thread restarted during this run",
+      true,
+    );
     try {
       if (!message) throw new RunError("internal", "The message of this run is gone", false);
       const req = { runId, item, message };
@@ -151,6 +166,45 @@ export class RunQueue {
     } finally {
       this.deps.afterRun(runId);
     }
+  }
+
+  /** Ends a run a restart cut short and queues its message again: the next run answers it afresh. */
+  private restart(item: InboxItem, runId: string): void {
+    const { pipeline } = this.deps;
+    const thread = this.store.thread.get()!;
+    const firstSeq = this.store.runs.firstSeqOf(runId);
+    const output = firstSeq === null ? "" : this.store.replay.streamedText(runId, firstSeq);
+    const end = {
+      status: "failed" as const,
+      code: "interrupted" as const,
+      message: "The thread restarted during this run; it is answering again",
+      retryable: false,
+    };
+    const partial = this.store.transaction(() => {
+      const now = pipeline.writer.clock.now();
+      const kept = output
+        ? pipeline.writer.addMessage({
+            id: newId("msg", now),
+            threadId: thread.id,
+            role: "assistant",
+            kind: "text",
+            source: "assistant",
+            content: output,
+            model: thread.model,
+            metadata: { runId, error: "interrupted", restarted: true },
+            clientMessageId: null,
+            parentId: item.messageId,
+            input: false,
+            createdAt: now,
+          })
+        : undefined;
+      this.store.runs.requeue(item.pos);
+      this.store.runs.stored(runId, end);
+      return kept;
+    });
+    if (partial) pipeline.events.emit("chat:message", { threadId: thread.id, message: partial });
+    endRun(pipeline, { threadId: thread.id, runId, thread: publicThread(thread) }, null, end);
+    pipeline.logger.info("run restarted after a restart of the thread", { runId, messageId: item.messageId, ...(item.requestId ? { requestId: item.requestId } : {}) });
   }
 
   /** The last resort: the run leaves the queue and its clients get pipeline:error (after its start). */

@@ -1,4 +1,5 @@
 import type { Message } from "../../../protocol";
+import { MEMORY_DIR } from "../../db/context-files";
 
 export const PRIORITY_FILES = ["memory.md", "world-state.md", "thread-summaries.md", "inbox.md"];
 export const SECTION_SEPARATOR = "\n\n---\n\n";
@@ -15,7 +16,8 @@ export function selectContextFiles<T extends ContextFile>(files: T[]): T[] {
     return i === -1 ? PRIORITY_FILES.length : i;
   };
   return files
-    .filter((f) => f.path.endsWith(".md") && !f.path.endsWith(".draft.md"))
+    // memories/ is the model's own notebook: it reads it through the memory tool when it needs to.
+    .filter((f) => f.path.endsWith(".md") && !f.path.endsWith(".draft.md") && !f.path.startsWith(`${MEMORY_DIR}/`))
     .sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
 }
 

@@ -31,6 +31,7 @@ export const metricsPlugin: PluginDefinition = {
         });
         const values: Record<string, number> = { cost_usd: cost, duration_ms: outcome.durationMs };
         for (const [field, name] of Object.entries(METRICS)) values[name] = u[field as keyof typeof METRICS];
+        for (const [tool, n] of Object.entries(u.serverToolUses ?? {})) values[`${tool}_requests`] = n;
         for (const [name, value] of Object.entries(values)) ctx.thread.mirror("metrics", { runId: run.runId, name, value, createdAt: now });
       },
     };
