@@ -106,22 +106,26 @@ export class Invoker {
     let firstInputTokens = 0;
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
+    // Text after a tool (ours or the server's) starts a new paragraph, on the wire and in the stored
+    // message alike: the model's text on either side of a search is often not spaced.
+    let afterTool = false;
     const onEvent = (e: StreamEvent) => {
       if (e.type === "citations") e = { ...e, at: output.length };
       if (e.type === "text") {
-        // Text of a later tool turn starts a new paragraph, on the wire and in the stored message alike.
-        if (output.length > 0 && output.length === requestStart && !/\s$/.test(output)) {
+        if (afterTool && output.length > 0 && !/\s$/.test(output)) {
           output += TURN_SEPARATOR;
           req.onEvent({ type: "text", delta: TURN_SEPARATOR });
         }
+        afterTool = false;
         output += e.delta;
-      }
+      } else if (e.type !== "thinking" && e.type !== "citations") afterTool = true;
       req.onEvent(e);
     };
     try {
       for (let round = 0; ; round++) {
         const lastRound = round >= this.opts.maxToolTurns;
         requestStart = output.length;
+        if (round > 0) afterTool = true;
         const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent, progress);
         if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
