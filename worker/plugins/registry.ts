@@ -9,8 +9,9 @@ import { timePlugin } from "./time";
 import { delegationPlugin } from "./delegation";
 import { metricsPlugin } from "./metrics";
 import { titlesPlugin } from "./titles";
+import { validatorPlugin } from "./validator";
 
-export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, delegationPlugin, titlesPlugin, metricsPlugin];
+export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, delegationPlugin, validatorPlugin, titlesPlugin, metricsPlugin];
 
 export interface PluginConfig {
   name: string;
