@@ -1,8 +1,15 @@
 import { abortAllDurableObjects } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PluginDefinition } from "../../worker/plugins/contract";
 import { PLUGINS } from "../../worker/plugins/registry";
 import { api, createThread, json, marker, messagesOf, script, settle, Socket, until, upstreamRequests } from "../helpers";
+
+// The validator plugin (on by default) is off here: these tests install validators of their own, and
+// its model call carries the task's prompt, so it would take the child's scripted answers (the marker
+// is in the prompt). Its own tests, with delegation, are in test/plugins/validator.test.ts.
+const validator = (enabled: boolean) => api("/api/plugins/validator", { method: "PATCH", body: { enabled } });
+beforeAll(() => validator(false));
+afterAll(() => validator(true));
 
 const extra: PluginDefinition[] = [];
 function install(plugin: PluginDefinition) {

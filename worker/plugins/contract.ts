@@ -106,8 +106,12 @@ export interface Hooks {
   onStreamEvent?(event: StreamEvent, run: RunInfo): void | Promise<void>;
   onPipelineComplete?(outcome: RunOutcome, run: RunInfo): void | Promise<void>;
   onTaskCreate?(task: Task): void | Promise<void>;
-  /** Throw to reject the result: the message is fed back into the task's next iteration. */
-  onTaskComplete?(task: Task, result: string): void | Promise<void>;
+  /**
+   * Throw to reject the result: the message is fed back into the task's next iteration. The judge is
+   * named on the task's card (task:evaluated `by`): a returned string names it for an acceptance, a
+   * thrown error's string `by` for a rejection (default: the plugin's name).
+   */
+  onTaskComplete?(task: Task, result: string): void | string | Promise<void | string>;
   onTaskFailed?(task: Task, reason: string): void | Promise<void>;
   /** The user cancelled a task; called in the task thread's object, before its run is stopped. */
   onTaskCancel?(taskId: string): void | Promise<void>;
@@ -237,10 +241,13 @@ export interface ModelPort {
   offers(model: string): Promise<boolean>;
 }
 
+/** What the onTaskComplete hooks decided; `by` names who judged, as the hooks said (see onTaskComplete). */
+export type TaskVerdict = { accepted: true; by?: string } | { accepted: false; feedback: string; plugin: string; by?: string };
+
 /** Every plugin's task hooks, for the plugin that runs tasks (delegation) to call. */
 export interface TaskHooks {
   created(task: Task): Promise<void>;
-  validate(task: Task, result: string): Promise<{ accepted: true } | { accepted: false; feedback: string; plugin: string }>;
+  validate(task: Task, result: string): Promise<TaskVerdict>;
   failed(task: Task, reason: string): Promise<void>;
 }
 

@@ -11,8 +11,19 @@ import { metricsPlugin } from "./metrics";
 import { titlesPlugin } from "./titles";
 import { webPlugin } from "./web";
 import { memoryPlugin } from "./memory";
+import { validatorPlugin } from "./validator";
 
-export const PLUGINS: PluginDefinition<any>[] = [activityPlugin, contextPlugin, timePlugin, webPlugin, memoryPlugin, delegationPlugin, titlesPlugin, metricsPlugin];
+export const PLUGINS: PluginDefinition<any>[] = [
+  activityPlugin,
+  contextPlugin,
+  timePlugin,
+  webPlugin,
+  memoryPlugin,
+  delegationPlugin,
+  validatorPlugin,
+  titlesPlugin,
+  metricsPlugin,
+];
 
 export interface PluginConfig {
   name: string;

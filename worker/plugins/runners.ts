@@ -1,6 +1,7 @@
 // One runner per hook semantics (see contract.ts). Sequential, in registration order; one plugin's
 // throw or timeout is logged and never reaches the others or the pipeline.
 import type { Logger } from "../lib/logger";
+import type { TaskVerdict } from "./contract";
 
 export interface HookEntry<F extends (...args: any[]) => any> {
   plugin: string;
@@ -117,23 +118,28 @@ export async function runFirstTrue<A extends unknown[]>(
 /**
  * Validate: every hook may veto by throwing; the first veto's message is the answer. Unlike the
  * others, a throw here is the plugin's verdict, not a fault. A timeout is reported and not a veto.
+ * Who judged (`by`), for the task's card: the accepting hooks' returned strings, or the veto's `by`.
  */
 export async function runValidate<A extends unknown[]>(
   entries: HookEntry<(...args: A) => unknown>[],
   hook: string,
   args: A,
   logger: Logger,
-): Promise<{ accepted: true } | { accepted: false; feedback: string; plugin: string }> {
+): Promise<TaskVerdict> {
+  const judges: string[] = [];
   for (const { plugin, fn, timeoutMs } of entries) {
     try {
-      await bounded(fn(...args), timeoutMs, `${plugin}.${hook}`);
+      const said = await bounded(fn(...args), timeoutMs, `${plugin}.${hook}`);
+      if (typeof said === "string" && said) judges.push(said);
     } catch (err) {
       if (err instanceof HookTimeoutError) {
         report(logger, hook, plugin, err);
         continue;
       }
-      return { accepted: false, feedback: err instanceof Error ? err.message : String(err), plugin };
+      const by = (err as { by?: unknown } | null)?.by;
+      const feedback = err instanceof Error ? err.message : String(err);
+      return typeof by === "string" && by ? { accepted: false, feedback, plugin, by } : { accepted: false, feedback, plugin };
     }
   }
-  return { accepted: true };
+  return judges.length ? { accepted: true, by: judges.join(", ") } : { accepted: true };
 }

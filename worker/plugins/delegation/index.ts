@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Task } from "../../../protocol";
 import { toTask } from "../../db/shapes";
 import { costUsd } from "../../invoker/prices";
-import type { Command, PluginContext, PluginDefinition, RunInfo, RunOutcome } from "../contract";
+import type { Command, PluginContext, PluginDefinition, RunInfo, RunOutcome, TaskVerdict } from "../contract";
 import { parseDelegateArgs } from "./commands";
 import {
   delegate,
@@ -135,13 +135,17 @@ export const delegationPlugin: PluginDefinition<Settings> = {
       }
       let task = await updateTask(ctx, row.id, { costUsd: spent, status: "evaluating" });
       const result = outcome.result?.output ?? "";
-      let verdict: { accepted: true } | { accepted: false; feedback: string };
-      if (outcome.status === "failed") verdict = { accepted: false, feedback: `The run failed: ${outcome.error?.message}` };
-      else if (!result.trim()) verdict = { accepted: false, feedback: "The result was empty." };
+      let verdict: TaskVerdict;
+      if (outcome.status === "failed") verdict = { accepted: false, feedback: `The run failed: ${outcome.error?.message}`, plugin: "delegation" };
+      else if (!result.trim()) verdict = { accepted: false, feedback: "The result was empty.", plugin: "delegation" };
       else verdict = await ctx.tasks.validate(task, result);
       const parent = task.parentThreadId!;
+      // The verdict as the task's card shows it: who judged, and a rejection's feedback.
+      const shown = verdict.accepted
+        ? { accepted: true, ...(verdict.by && { by: verdict.by }) }
+        : { accepted: false, feedback: verdict.feedback, by: verdict.by ?? verdict.plugin };
       for (const threadId of [parent, task.threadId]) {
-        await ctx.broadcast(threadId, "task:evaluated", { threadId, task, accepted: verdict.accepted });
+        await ctx.broadcast(threadId, "task:evaluated", { threadId, task, ...shown });
       }
       if (verdict.accepted) {
         await finishTask(ctx, task, { status: "completed", result, event: "task:validated" }, true);
