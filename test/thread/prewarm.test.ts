@@ -1,0 +1,74 @@
+// POST /api/prewarm loads what a first post needs (the thread, the model's view, step 0's inputs and
+// the plugins), so the post that follows reaches the model without waiting on D1.
+import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ThreadRoom } from "../../worker/thread/room";
+import { api, createThread, marker, script, settle, Socket } from "../helpers";
+
+afterEach(async () => {
+  await settle();
+  vi.restoreAllMocks();
+});
+
+const roomOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+
+/** A thread with one exchange whose object is then cold, its step-0 inputs too old to use. */
+async function coldThread() {
+  const thread = await createThread();
+  const ws = await Socket.open(thread.id);
+  await api(`/api/threads/${thread.id}/messages`, { body: { content: "warm up" } });
+  await ws.waitForRunEnd();
+  ws.close();
+  await settle();
+  await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
+    const store = (r as any).p.store;
+    const held = store.cache.get("step0");
+    store.cache.put("step0", held.value, Date.now() - 11 * 60_000);
+  });
+  await abortAllDurableObjects();
+  return thread;
+}
+
+/** Posts and answers the run's D1 round trips before its model request, from its log line. */
+async function d1BeforeModel(threadId: string): Promise<number> {
+  const lines: string[] = [];
+  const log = console.log;
+  const spy = vi.spyOn(console, "log").mockImplementation((...args) => {
+    lines.push(args.map(String).join(" "));
+    log(...args);
+  });
+  const ws = await Socket.open(threadId);
+  const m = marker("after");
+  await script(m, [{ kind: "text", text: "answered" }]);
+  await api(`/api/threads/${threadId}/messages`, { body: { content: m } });
+  await ws.waitForRunEnd(1);
+  ws.close();
+  spy.mockRestore();
+  const runId = ws.events("pipeline:start")[0].data.runId;
+  const finished = lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
+  return finished.d1BeforeModel;
+}
+
+describe("prewarm", () => {
+  it("without it, a cold thread's first post reads D1 before the model", async () => {
+    const thread = await coldThread();
+    expect(await d1BeforeModel(thread.id)).toBe(1);
+  });
+
+  it("loads the thread, its view, step 0's inputs and the plugins, so the first post does not wait on D1", async () => {
+    const thread = await coldThread();
+    const res = await api("/api/prewarm", { body: { threadId: thread.id } });
+    expect(res.status).toBe(204);
+    const loaded = await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
+      const p = (r as any).p;
+      return { view: p.view.held?.last ?? null, head: p.store.thread.get().headId, stepZero: p.stepZero.current !== null, started: p.plugins.started !== null };
+    });
+    expect(loaded).toEqual({ view: loaded.head, head: expect.any(String), stepZero: true, started: true });
+    expect(await d1BeforeModel(thread.id)).toBe(0);
+  });
+
+  it("answers 404 for a thread that is not the caller's, and 400 without a threadId", async () => {
+    expect((await api("/api/prewarm", { body: { threadId: "thr_nobody" } })).status).toBe(404);
+    expect((await api("/api/prewarm", { body: {} })).status).toBe(400);
+  });
+});
