@@ -151,14 +151,15 @@ export async function request<R extends Route>(route: R, ...[options]: OptionsAr
   throw apiErrorOf(res.status, json, res.headers.get("Retry-After"));
 }
 
-/** The thread's WebSocket URL, with `since` and (token mode) `token`. */
-export function threadSocketUrl(threadId: string, since: number | null): string {
+/**
+ * A thread's WebSocket URL: a one-use ticket from POST /api/ws-ticket (never the token: a URL ends up
+ * in logs and history) and `since`, the last seq this page has seen.
+ */
+export function threadSocketUrl(threadId: string, ticket: string, since: number | null): string {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const params = new URLSearchParams();
+  const params = new URLSearchParams({ ticket });
   if (since !== null) params.set("since", String(since));
-  if (token) params.set("token", token);
-  const qs = params.toString();
-  return `${proto}//${location.host}/api/threads/${encodeURIComponent(threadId)}/ws${qs ? "?" + qs : ""}`;
+  return `${proto}//${location.host}/api/threads/${encodeURIComponent(threadId)}/ws?${params}`;
 }
 
 /** Human text for an error of any kind. */
