@@ -1,8 +1,29 @@
 import { useState, type FormEvent } from "react";
 import { ApiError, errorText } from "../api";
 
-/** Shown while the API answers 401 (AUTH_MODE=token): asks for a token, which `onSubmit` tries. */
-export function SignIn({ onSubmit }: { onSubmit: (token: string) => Promise<void> }) {
+/**
+ * Shown while the API answers 401. Token mode asks for a token, which `onSubmit` tries; an ended
+ * Access session is renewed by loading the page again, which Access sends through its own sign-in.
+ */
+export function SignIn({ mode, onSubmit }: { mode: "none" | "token" | "access"; onSubmit: (token: string) => Promise<void> }) {
+  return mode === "access" ? <AccessSignIn /> : <TokenSignIn onSubmit={onSubmit} />;
+}
+
+function AccessSignIn() {
+  return (
+    <div className="sign-in">
+      <div className="sign-in-card" data-testid="sign-in" data-mode="access">
+        <h1>Signed out</h1>
+        <p className="muted">Your sign-in to this deployment has ended.</p>
+        <button type="button" className="button primary" data-testid="sign-in-again" onClick={() => location.reload()}>
+          Sign in again
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TokenSignIn({ onSubmit }: { onSubmit: (token: string) => Promise<void> }) {
   const [token, setValue] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
