@@ -85,8 +85,8 @@ function startSession(userId: string, mode: Auth["mode"], onSignedOut: () => voi
 
 export function SessionGate({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  /** Set when a session ended (sign-out, a refused credential): its mode, for the sign-in state. */
-  const [signedOut, setSignedOut] = useState<Auth["mode"] | null>(null);
+  /** Set when a session ended: its mode, and whether the server refused its credential (not a sign-out). */
+  const [signedOut, setSignedOut] = useState<{ mode: Auth["mode"]; refused: boolean } | null>(null);
   /** Counts sign-ins: each starts a new session (a fresh outbox read from the user's storage). */
   const [signIns, setSignIns] = useState(0);
   const health = useQuery({ ...healthQuery, enabled: signedOut === null });
@@ -103,7 +103,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
     if (!mode || !userId) return null;
     return startSession(userId, mode, () => {
       queryClient.clear();
-      setSignedOut(mode);
+      setSignedOut({ mode, refused: false });
     });
   }, [mode, userId, signIns, queryClient]);
   const session = useMemo(() => (started && mode && userId ? { ...started, auth: { mode, userId, admin: !!admin } } : null), [started, mode, userId, admin]);
@@ -134,7 +134,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
         const user = rememberedUser();
         if (user) userStorage(user).remove("token");
         setAuthToken(null);
-        setSignedOut(sessionRef.current?.auth.mode ?? "token");
+        setSignedOut({ mode: sessionRef.current?.auth.mode ?? "token", refused: !!sessionRef.current });
       }),
     [],
   );
@@ -159,7 +159,9 @@ export function SessionGate({ children }: { children: ReactNode }) {
     setSignedOut(null);
   };
 
-  if (signedOut !== null || isUnauthorized(health.error)) return <SignIn mode={signedOut ?? "token"} onSubmit={signIn} />;
+  if (signedOut !== null || isUnauthorized(health.error)) {
+    return <SignIn mode={signedOut?.mode ?? "token"} refused={!!signedOut?.refused} onSubmit={signIn} />;
+  }
   if (!session) {
     return (
       <div className="sign-in muted" role="status">
