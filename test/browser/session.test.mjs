@@ -7,6 +7,18 @@ import { OFFLINE_USERS } from "./offline-app.mjs";
 
 const { it, newPage } = useBrowser();
 
+/**
+ * The suite has no Access team to sign in with: the app (AUTH_MODE=none) is shown the health
+ * answer of an Access deployment, with carol signed in.
+ */
+async function reportAccessUser(page) {
+  await page.route("**/api/health", async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    return route.fulfill({ response, json: { ...body, auth: { mode: "access", userId: "carol@example.com", admin: false } } });
+  });
+}
+
 /** The page's localStorage, as an object. */
 const storage = (page) => page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
 
@@ -81,15 +93,37 @@ describe("session", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  // The suite has no Access team to sign in with: the app (AUTH_MODE=none) is shown the health
-  // answer of an Access deployment, and Access's logout page is played by a stand-in.
+  it("in Access mode, a session that ended (Access redirects the API to sign in) offers Sign in again", async () => {
+    const { page } = await newPage();
+    await reportAccessUser(page);
+    const sockets = [];
+    await page.routeWebSocket(/\/ws\?/, (ws) => {
+      sockets.push(ws);
+      ws.connectToServer();
+    });
+    const outside = [];
+    page.on("request", (req) => !req.url().startsWith(APP_URL) && outside.push(req.url()));
+    const thread = await createThread("carol's expiring thread");
+    await page.goto(`${APP_URL}/t/${thread.id}`);
+    await until(() => sockets.length === 1, { message: "the thread's socket did not open" });
+
+    // Access's session ended: it now sends every request to its sign-in page, and the Worker closes
+    // the socket whose JWT expired.
+    await page.route("**/api/**", (route) =>
+      route.fulfill({ status: 302, headers: { location: "https://team.cloudflareaccess.com/cdn-cgi/access/login/app" } }),
+    );
+    sockets[0].close({ code: 4001, reason: "credential expired" });
+    await page.getByTestId("sign-in-again").waitFor();
+    assert.deepEqual(outside, [], "the app followed Access's redirect");
+    assert.equal(sockets.length, 1);
+    await screenshot(page, "12-access-session-ended");
+    assert.deepEqual(page.errors, []);
+  });
+
+  // Access's logout page is played by a stand-in.
   it("in Access mode, Sign out removes the user's keys and goes to Access's logout", async () => {
     const { page } = await newPage();
-    await page.route("**/api/health", async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      return route.fulfill({ response, json: { ...body, auth: { mode: "access", userId: "carol@example.com", admin: false } } });
-    });
+    await reportAccessUser(page);
     await page.route("**/cdn-cgi/access/logout", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><p>Signed out of Access</p>" }));
     const thread = await createThread("carol's thread");
     await page.goto(`${APP_URL}/t/${thread.id}`);

@@ -106,7 +106,10 @@ export function SessionGate({ children }: { children: ReactNode }) {
       setSignedOut({ mode, refused: false });
     });
   }, [mode, userId, signIns, queryClient]);
-  const session = useMemo(() => (started && mode && userId ? { ...started, auth: { mode, userId, admin: !!admin } } : null), [started, mode, userId, admin]);
+  const session = useMemo(
+    () => (started && mode && userId ? { ...started, auth: { mode, userId, admin: !!admin } } : null),
+    [started, mode, userId, admin],
+  );
 
   useEffect(() => {
     sessionRef.current = session;
