@@ -35,9 +35,10 @@ const FAILURE_DIR = join(SCREENSHOT_DIR, "..", "browser-failures");
 
 /**
  * Connects this test file to the suite's browser (before) and disconnects (after). Returns `it`
- * (node:test's, wrapped: the test's contexts are closed when it ends, and when it fails each of its
- * pages leaves a screenshot and its last socket frames and console lines in
- * test-results/browser-failures/) and `newPage`, which opens a fresh context and page.
+ * (node:test's, wrapped: the test fails when a page of it broke the Worker's Content-Security-Policy,
+ * its contexts are closed when it ends, and when it fails each of its pages leaves a screenshot and
+ * its last socket frames and console lines in test-results/browser-failures/) and `newPage`, which
+ * opens a fresh context and page.
  */
 export function useBrowser() {
   let contexts = [];
@@ -72,6 +73,9 @@ export function useBrowser() {
           "console errors:",
           ...(page.consoleErrors ?? []),
           "",
+          "Content-Security-Policy violations:",
+          ...(page.cspViolations ?? []),
+          "",
           "last socket frames (newest last):",
           ...(page.frames_ ?? []),
         ];
@@ -84,6 +88,7 @@ export function useBrowser() {
     return it(name, async (t) => {
       try {
         await fn(t);
+        assertNoCspViolations(contexts);
       } catch (err) {
         await keepEvidence(name, err);
         throw err;
@@ -107,13 +112,24 @@ export function useBrowser() {
 }
 
 /**
+ * The app must work under the Worker's Content-Security-Policy (no inline script or style, no other
+ * origin): whatever the policy refused, Chromium reports on the console, and the test fails.
+ */
+function assertNoCspViolations(contexts) {
+  const violations = contexts.flatMap((c) => c.pages().flatMap((p) => (p.cspViolations ?? []).map((v) => `${p.url()}: ${v}`)));
+  if (violations.length) throw new Error(`the page broke its Content-Security-Policy:\n${violations.join("\n")}`);
+}
+
+/**
  * Keeps a page's uncaught errors in `page.errors` (tests assert it is empty), its console errors,
- * and its last 300 WebSocket frames (for failure reports).
+ * what its Content-Security-Policy refused (`page.cspViolations`, checked after every test) and its
+ * last 300 WebSocket frames (for failure reports).
  */
 function watchPage(page) {
   if (page.errors) return;
   page.errors = [];
   page.consoleErrors = [];
+  page.cspViolations = [];
   page.frames_ = [];
   const keep = (line) => {
     page.frames_.push(line);
@@ -121,7 +137,9 @@ function watchPage(page) {
   };
   page.on("pageerror", (err) => page.errors.push(String(err?.stack ?? err)));
   page.on("console", (msg) => {
-    if (msg.type() === "error") page.consoleErrors.push(msg.text());
+    if (msg.type() !== "error") return;
+    page.consoleErrors.push(msg.text());
+    if (/Content Security Policy/i.test(msg.text())) page.cspViolations.push(msg.text());
   });
   page.on("websocket", (ws) => {
     keep(`${new Date().toISOString()} open ${ws.url()}`);

@@ -3,18 +3,21 @@ import assert from "node:assert/strict";
 import { after, describe } from "node:test";
 import {
   APP_URL,
+  OFFLINE_APP_URL,
   api,
   createThread,
   marker,
   openThread,
   screenshot,
   send,
+  signIn,
   systemText,
   until,
   upstreamRequests,
   useBrowser,
   waitForReply,
 } from "./helpers.mjs";
+import { OFFLINE_USERS } from "./offline-app.mjs";
 
 const { it, newPage } = useBrowser();
 
@@ -153,9 +156,29 @@ describe("pages", () => {
     await until(async () => (await row(gone.id).count()) > 0, { message: "the deleted thread's run is not listed" });
     assert.match(await row(gone.id).locator("th").innerText(), /deleted thread/);
     assert.equal((await row(kept.id).locator("th").innerText()).trim(), "usage run");
+    // Today's spend, as GET /api/metrics reports it; this app has no daily cap.
+    const { limits } = await api("/api/metrics");
+    assert.equal(limits.dailyCapUsd, null);
+    assert.ok(limits.spentTodayUsd > 0);
+    assert.match(await page.getByTestId("spend-today").innerText(), /^Spent today: \$[\d.]+ \(no daily cap\)$/);
+    await screenshot(page, "09-spend-today", { clip: { x: 288, y: 0, width: 992, height: 220 } });
     await page.getByTestId("recent-runs").scrollIntoViewIfNeeded();
     await screenshot(page, "09-usage-recent-runs");
     await screenshot(page, "09-usage", { fullPage: true });
+    assert.deepEqual(page.errors, []);
+  });
+
+  it("shows today's spend against the daily cap, with its meter", async () => {
+    const { page } = await newPage();
+    await signIn(page, OFFLINE_USERS.alice.token, "/usage");
+    const spend = page.getByTestId("spend-today");
+    await spend.waitFor();
+    assert.match(await spend.innerText(), /Spent today: \$[\d.]+ of your \$5\.00 daily cap/);
+    // The meter's fill is set through the DOM (not a style attribute, which the CSP would refuse).
+    const meter = spend.getByRole("meter");
+    assert.equal(await meter.getAttribute("aria-valuemax"), "5");
+    assert.match(await meter.locator("span").evaluate((el) => el.style.width), /^\d+%$/);
+    await screenshot(page, "09-spend-today-cap", { clip: { x: 288, y: 0, width: 992, height: 260 } });
     assert.deepEqual(page.errors, []);
   });
 });

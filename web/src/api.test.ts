@@ -75,6 +75,17 @@ describe("request", () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
+  it("takes a redirect (Access sending the browser to sign in) for a 401, and tells listeners", async () => {
+    const listener = vi.fn();
+    const off = onUnauthorized(listener);
+    // What fetch answers for a redirect with redirect: "manual" (Response cannot be built so).
+    answer = () => ({ type: "opaqueredirect", status: 0, ok: false, headers: new Headers() }) as Response;
+    await expect(request("GET /api/health")).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+    off();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(calls[0].init.redirect).toBe("manual");
+  });
+
   it("does not compile without what the route needs", () => {
     // Checked by tsc (web/tsconfig.json covers the tests); at run time these calls only reach the stub.
     // @ts-expect-error: the route has an :id

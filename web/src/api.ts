@@ -117,6 +117,10 @@ export function apiErrorOf(status: number, body: unknown, retryAfterHeader: stri
   return new ApiError(status, code, message, issues, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
+/** What a redirect to a sign-in page means to the app: a 401 (its listeners show sign-in). */
+const signInEnded = () =>
+  apiErrorOf(401, { error: { code: "unauthorized", message: "Your sign-in has ended: sign in again." } }, null);
+
 export const networkError = () => new ApiError(0, "network", "Network error: the server could not be reached.");
 
 export async function request<R extends Route>(route: R, ...[options]: OptionsArg<R>): Promise<ResponseOf<R>> {
@@ -132,11 +136,15 @@ export async function request<R extends Route>(route: R, ...[options]: OptionsAr
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
+      // The API never redirects; Cloudflare Access does, to its sign-in page, once its session has
+      // ended. Followed, that is a cross-origin request the CSP refuses: a "network error" forever.
+      redirect: "manual",
     });
   } catch (err) {
     if ((err as Error)?.name === "AbortError") throw err;
     throw networkError();
   }
+  if (res.type === "opaqueredirect") throw signInEnded();
   if (res.status === 204) return null as ResponseOf<R>;
   let json: unknown;
   try {
@@ -151,14 +159,15 @@ export async function request<R extends Route>(route: R, ...[options]: OptionsAr
   throw apiErrorOf(res.status, json, res.headers.get("Retry-After"));
 }
 
-/** The thread's WebSocket URL, with `since` and (token mode) `token`. */
-export function threadSocketUrl(threadId: string, since: number | null): string {
+/**
+ * A thread's WebSocket URL: a one-use ticket from POST /api/ws-ticket (never the token: a URL ends up
+ * in logs and history) and `since`, the last seq this page has seen.
+ */
+export function threadSocketUrl(threadId: string, ticket: string, since: number | null): string {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const params = new URLSearchParams();
+  const params = new URLSearchParams({ ticket });
   if (since !== null) params.set("since", String(since));
-  if (token) params.set("token", token);
-  const qs = params.toString();
-  return `${proto}//${location.host}/api/threads/${encodeURIComponent(threadId)}/ws${qs ? "?" + qs : ""}`;
+  return `${proto}//${location.host}/api/threads/${encodeURIComponent(threadId)}/ws?${params}`;
 }
 
 /** Human text for an error of any kind. */

@@ -14,10 +14,16 @@ const NAV: { to: string; label: string; testid: string; match: Route["name"] }[]
   { to: "/usage", label: "Usage", testid: "nav-usage", match: "usage" },
 ];
 
-/** Who is signed in, and the way out (token mode; otherwise the deployment signs people in). */
+/** Who is signed in, and the way out; a deployment without sign-in (`none`) says so instead. */
 function Account() {
   const { auth, signOut } = useSession();
-  if (auth.mode !== "token") return null;
+  if (!signOut) {
+    return (
+      <div className="account" data-testid="account">
+        <span className="muted small">No sign-in: this deployment has one local user.</span>
+      </div>
+    );
+  }
   return (
     <div className="account" data-testid="account">
       <span className="muted small">

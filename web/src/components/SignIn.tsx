@@ -1,8 +1,36 @@
 import { useState, type FormEvent } from "react";
 import { ApiError, errorText } from "../api";
 
-/** Shown while the API answers 401 (AUTH_MODE=token): asks for a token, which `onSubmit` tries. */
-export function SignIn({ onSubmit }: { onSubmit: (token: string) => Promise<void> }) {
+interface SignInProps {
+  mode: "none" | "token" | "access";
+  /** The server stopped accepting the credential of a session that was running (not a sign-out). */
+  refused: boolean;
+  onSubmit: (token: string) => Promise<void>;
+}
+
+/**
+ * Shown while the API answers 401. Token mode asks for a token, which `onSubmit` tries; an ended
+ * Access session is renewed by loading the page again, which Access sends through its own sign-in.
+ */
+export function SignIn({ mode, refused, onSubmit }: SignInProps) {
+  return mode === "access" ? <AccessSignIn /> : <TokenSignIn refused={refused} onSubmit={onSubmit} />;
+}
+
+function AccessSignIn() {
+  return (
+    <div className="sign-in">
+      <div className="sign-in-card" data-testid="sign-in" data-mode="access">
+        <h1>Signed out</h1>
+        <p className="muted">Your sign-in to this deployment has ended.</p>
+        <button type="button" className="button primary" data-testid="sign-in-again" onClick={() => location.reload()}>
+          Sign in again
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TokenSignIn({ refused, onSubmit }: Omit<SignInProps, "mode">) {
   const [token, setValue] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +52,9 @@ export function SignIn({ onSubmit }: { onSubmit: (token: string) => Promise<void
     <div className="sign-in">
       <form className="sign-in-card" onSubmit={(e) => void submit(e)} data-testid="sign-in">
         <h1>Sign in</h1>
-        <p className="muted">This deployment needs an access token.</p>
+        <p className="muted" data-testid="sign-in-reason">
+          {refused ? "Your token is no longer accepted. Sign in again to go on." : "This deployment needs an access token."}
+        </p>
         <label htmlFor="token-input">Token</label>
         <input
           id="token-input"

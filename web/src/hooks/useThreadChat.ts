@@ -1,5 +1,6 @@
 // One open thread: loads its messages, owns its WebSocket (partysocket's ReconnectingWebSocket,
-// reconnecting with backoff and `?since=<last seq seen>`), and folds every event into ChatState.
+// reconnecting with backoff and `?since=<last seq seen>`, each attempt with a fresh one-use ticket:
+// lib/socketTickets.ts), and folds every event into ChatState.
 //
 // Ordering: load messages first (the answer carries lastSeq L), then connect with since=L, so that
 // nothing in between is missed. Events whose seq <= last seen are dropped; chat:messages already
@@ -15,8 +16,9 @@
 import ReconnectingWebSocket from "partysocket/ws";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { errorText, request, threadSocketUrl } from "../api";
+import { errorText, request } from "../api";
 import { chatReducer, frameRunId, initialChatState, MESSAGE_PAGE as PAGE } from "../lib/chatState";
+import { ticketedSocketUrls } from "../lib/socketTickets";
 import { cacheThreadEvent } from "../queries/threadEvents";
 import { useSession } from "../session/SessionGate";
 import type { ClientFrame, EventFrame, Message, ServerFrame } from "@protocol";
@@ -147,10 +149,11 @@ export function useThreadChat(threadId: string | null) {
         if (!disposed) dispatch({ type: "loadFailed", error: errorText(err) });
         return;
       }
+      // Computed at every (re)connect: resume after the last event seen (or, while replaying a run
+      // joined mid-way, after the last replayed one).
+      const urls = ticketedSocketUrls(threadId, () => (backfill ? backfill.cursor : lastSeenRef.current), abort.signal);
       socket = new ReconnectingWebSocket(
-        // Computed at every (re)connect: resume after the last event seen (or, while replaying a
-        // run joined mid-way, after the last replayed one).
-        () => threadSocketUrl(threadId, backfill ? backfill.cursor : lastSeenRef.current),
+        () => urls.next(),
         undefined,
         {
           minReconnectionDelay: 500 + Math.random() * 500,
@@ -164,7 +167,8 @@ export function useThreadChat(threadId: string | null) {
       socket.addEventListener("open", () => {
         if (!disposed) setConnection("open");
       });
-      socket.addEventListener("close", () => {
+      socket.addEventListener("close", (ev: CloseEvent) => {
+        urls.closed(ev.code);
         if (!disposed) setConnection("closed");
       });
       socket.addEventListener("message", (ev: MessageEvent) => {

@@ -2,30 +2,33 @@
 // third party that the page is open, and what it asked for), take input, restyle the page or lay an
 // overlay over it. What this lets through can do none of that:
 // - no script: DOMPurify's defaults, plus every on* attribute refused outright;
-// - nothing loads from elsewhere: an image that is not data: or blob: becomes a link to it, media
-//   and frames are dropped, and no attribute may point at an outside resource (srcset, background,
-//   poster, an SVG reference that is not to the same document);
-// - no forms or controls, no <style>, no style attributes, and only the class names our own
-//   markdown renderer writes: nothing can be position: fixed or borrow the app's layout classes;
+// - nothing loads from elsewhere: an image from another host (imageSource.ts) becomes a link to it,
+//   media and frames are dropped, and no attribute may point at an outside resource (srcset,
+//   background, poster, ping, an SVG reference that is not to the same document);
+// - no forms or controls (nor their text: a button's label is not prose), no <style>, <link>,
+//   <meta> or <base>, no style attributes, and only the class names our own markdown renderer
+//   writes: nothing can be position: fixed or borrow the app's layout classes;
 // - ids and names are prefixed, so they cannot shadow the app's own.
 // The Worker's Content-Security-Policy (img-src 'self' data: blob:) is the second line of defence.
 
 import DOMPurify from "dompurify";
+import { imageSource } from "./imageSource";
 
+/** Controls: dropped with their text. */
+const CONTROLS = ["button", "textarea", "select", "option", "optgroup", "datalist", "output", "meter", "progress"];
 const FORBID_TAGS = [
-  "form", "input", "button", "textarea", "select", "option", "optgroup", "datalist",
-  "style", "link", "iframe", "frame", "frameset", "object", "embed", "portal",
+  ...CONTROLS, "form", "input", "fieldset", "legend", "label",
+  "style", "link", "meta", "base", "iframe", "frame", "frameset", "object", "embed", "portal",
   "audio", "video", "source", "track", "picture", "image", "feimage", "dialog",
 ];
 const FORBID_ATTR = [
-  "style", "srcset", "background", "poster", "action", "formaction",
+  "style", "srcset", "background", "poster", "ping", "action", "formaction",
   "popover", "popovertarget", "popovertargetaction", "command", "commandfor",
 ];
 /** Class names our markdown renderer and highlight.js write; the model's own are dropped. */
 const OWN_CLASS = /^(hljs(-[\w-]+)?|language-[\w+#.-]+|code-(block|head|lang))$/;
 /** A reference to a resource outside this document: url(x) where x does not start with #. */
 const OUTSIDE_URL = /url\(\s*['"]?\s*(?!#)/i;
-const INLINE_IMAGE = /^(data|blob):/i;
 
 DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
   const name = data.attrName.toLowerCase();
@@ -47,13 +50,21 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   }
 });
 
-/** An image that would be fetched from elsewhere becomes a link to it, named by its alt text. */
+/**
+ * An image that would be fetched from another host becomes a link to it, named by its alt text (or
+ * its URL); inside a link already, just that text.
+ */
 function linkRemoteImages(root: HTMLElement): void {
   for (const img of Array.from(root.querySelectorAll("img"))) {
     const src = img.getAttribute("src")?.trim() ?? "";
-    if (INLINE_IMAGE.test(src)) continue;
     if (!src) {
       img.remove();
+      continue;
+    }
+    if (imageSource(src, location.origin) !== "remote") continue;
+    const label = `Image: ${img.getAttribute("alt") || src}`;
+    if (img.closest("a")) {
+      img.replaceWith(label);
       continue;
     }
     const link = root.ownerDocument.createElement("a");
@@ -61,7 +72,7 @@ function linkRemoteImages(root: HTMLElement): void {
     link.setAttribute("target", "_blank");
     link.setAttribute("rel", "noopener noreferrer");
     link.setAttribute("data-remote-image", "");
-    link.textContent = `Image: ${img.getAttribute("alt") || src}`;
+    link.textContent = label;
     img.replaceWith(link);
   }
 }
@@ -85,6 +96,7 @@ export function sanitizeModelHtml(html: string): string {
   const body = DOMPurify.sanitize(html, {
     FORBID_TAGS,
     FORBID_ATTR,
+    ADD_FORBID_CONTENTS: CONTROLS,
     ADD_ATTR: ["target"],
     SANITIZE_NAMED_PROPS: true,
     RETURN_DOM: true,

@@ -129,7 +129,7 @@ export default function PluginsPage() {
       </header>
       {readOnly && (
         <p className="inline-note" role="note" data-testid="plugins-read-only">
-          Only admins change plugins: you can see their settings, not change them.
+          Only an admin can change plugins. You can see their settings here, not change them.
         </p>
       )}
       {isPending && <p className="muted">Loading…</p>}

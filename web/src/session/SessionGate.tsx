@@ -1,6 +1,7 @@
 // Who is using the app, and what of theirs this browser keeps. The gate asks /api/health who the
-// caller is (its `auth`), shows the sign-in form while the API answers 401, and gives the app a
-// session: the user's storage, their outbox, and sign-out.
+// caller is (its `auth`), shows the sign-in state while the API answers 401, and gives the app a
+// session: the user's storage, their outbox, and sign-out (token and Access modes; `none` has no
+// sign-in, so nothing to sign out of).
 
 import type { Health } from "@protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -17,8 +18,12 @@ export interface Session {
   auth: Auth;
   storage: UserStorage;
   outbox: Outbox;
-  signOut: () => void;
+  /** Null in `none` mode: there is no sign-in. */
+  signOut: (() => void) | null;
 }
+
+/** Cloudflare Access ends its session here, then shows its own signed-out page. */
+export const ACCESS_LOGOUT = "/cdn-cgi/access/logout";
 
 const SessionContext = createContext<Session | null>(null);
 
@@ -29,14 +34,13 @@ export function useSession(): Session {
 }
 
 /**
- * A server that does not report the caller yet (no `auth` in its health) has one user, `local`,
- * who is an admin; a token it accepted shows that it runs in token mode. Without any answer, the
- * app goes on as the user this browser last signed in as.
+ * The caller as /api/health reports them. Without an answer (offline, a 5xx) the app goes on as the
+ * user this browser last signed in as, so that their drafts and outbox stay theirs; whether they are
+ * an admin is unknown then, so they are not.
  */
 function authOf(health: Health | undefined, token: string | null): Auth {
-  if (health?.auth) return health.auth;
-  const userId = health ? "local" : (rememberedUser() ?? "local");
-  return { mode: token ? "token" : "none", userId, admin: true };
+  if (health) return health.auth;
+  return { mode: token ? "token" : "none", userId: rememberedUser() ?? "local", admin: false };
 }
 
 const isUnauthorized = (err: unknown) => err instanceof ApiError && err.status === 401;
@@ -64,23 +68,28 @@ function postItem({ threadId, content, clientMessageId, attachments, branch }: O
 }
 
 /** The signed-in user's storage and outbox; signing out stops the outbox and empties the storage. */
-function startSession(auth: Auth, onSignedOut: () => void): Session {
-  const storage = userStorage(auth.userId);
+function startSession(userId: string, mode: Auth["mode"], onSignedOut: () => void): Omit<Session, "auth"> {
+  const storage = userStorage(userId);
   const outbox = createOutbox({ storage, post: (item) => postItem(item).then((r) => r.message) });
   const signOut = () => {
     outbox.stop();
     storage.clear();
-    onSignedOut();
+    forgetUser();
+    setAuthToken(null);
+    // Access holds the sign-in in its own cookie: only its logout ends it (and then shows its page).
+    if (mode === "access") location.assign(ACCESS_LOGOUT);
+    else onSignedOut();
   };
-  return { auth, storage, outbox, signOut };
+  return { storage, outbox, signOut: mode === "none" ? null : signOut };
 }
 
 export function SessionGate({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [signedOut, setSignedOut] = useState(false);
+  /** Set when a session ended: its mode, and whether the server refused its credential (not a sign-out). */
+  const [signedOut, setSignedOut] = useState<{ mode: Auth["mode"]; refused: boolean } | null>(null);
   /** Counts sign-ins: each starts a new session (a fresh outbox read from the user's storage). */
   const [signIns, setSignIns] = useState(0);
-  const health = useQuery({ ...healthQuery, enabled: !signedOut });
+  const health = useQuery({ ...healthQuery, enabled: signedOut === null });
   const sessionRef = useRef<Session | null>(null);
 
   // Without an answer from /api/health (other than a 401), the app still works as the last user.
@@ -88,21 +97,28 @@ export function SessionGate({ children }: { children: ReactNode }) {
   const auth = known ? authOf(health.data, authToken()) : null;
   const { mode, userId, admin } = auth ?? {};
 
-  const session = useMemo(() => {
+  // A new session (a fresh outbox read from the user's storage) per user and sign-in; a change of
+  // `admin` alone (the health answer arrives after an offline start) keeps the outbox running.
+  const started = useMemo(() => {
     if (!mode || !userId) return null;
-    return startSession({ mode, userId, admin: !!admin }, () => {
-      forgetUser();
-      setAuthToken(null);
+    return startSession(userId, mode, () => {
       queryClient.clear();
-      setSignedOut(true);
+      setSignedOut({ mode, refused: false });
     });
-  }, [mode, userId, admin, signIns, queryClient]);
+  }, [mode, userId, signIns, queryClient]);
+  const session = useMemo(
+    () => (started && mode && userId ? { ...started, auth: { mode, userId, admin: !!admin } } : null),
+    [started, mode, userId, admin],
+  );
 
   useEffect(() => {
     sessionRef.current = session;
-    if (!session) return;
-    rememberUser(session.auth.userId);
-    const { outbox } = session;
+  }, [session]);
+
+  useEffect(() => {
+    if (!started || !userId) return;
+    rememberUser(userId);
+    const { outbox } = started;
     outbox.start();
     const onOnline = () => outbox.start();
     window.addEventListener("online", onOnline);
@@ -110,10 +126,10 @@ export function SessionGate({ children }: { children: ReactNode }) {
       window.removeEventListener("online", onOnline);
       outbox.stop();
     };
-  }, [session]);
+  }, [started, userId]);
 
-  // A refused token (revoked, expired) ends the session; the user's drafts and outbox stay for
-  // their next sign-in.
+  // A refused credential (a revoked token, an expired Access session) ends the session; the user's
+  // drafts and outbox stay for their next sign-in.
   useEffect(
     () =>
       onUnauthorized(() => {
@@ -121,7 +137,7 @@ export function SessionGate({ children }: { children: ReactNode }) {
         const user = rememberedUser();
         if (user) userStorage(user).remove("token");
         setAuthToken(null);
-        setSignedOut(true);
+        setSignedOut({ mode: sessionRef.current?.auth.mode ?? "token", refused: !!sessionRef.current });
       }),
     [],
   );
@@ -143,10 +159,12 @@ export function SessionGate({ children }: { children: ReactNode }) {
     queryClient.clear();
     queryClient.setQueryData(healthQuery.queryKey, answer);
     setSignIns((n) => n + 1);
-    setSignedOut(false);
+    setSignedOut(null);
   };
 
-  if (signedOut || isUnauthorized(health.error)) return <SignIn onSubmit={signIn} />;
+  if (signedOut !== null || isUnauthorized(health.error)) {
+    return <SignIn mode={signedOut?.mode ?? "token"} refused={!!signedOut?.refused} onSubmit={signIn} />;
+  }
   if (!session) {
     return (
       <div className="sign-in muted" role="status">
