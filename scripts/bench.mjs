@@ -8,7 +8,7 @@
 // trip (a primary one region away), and the table prints both side by side.
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
-import { cacheablePrefix, coldRuns, fanout, latency, manyThreads } from "./bench/scenarios.mjs";
+import { cacheablePrefix, coldRuns, fanout, firstPost, latency, manyThreads } from "./bench/scenarios.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -34,6 +34,8 @@ async function measure(upstream, vars, { withFanout }) {
       ["upstream delta → socket delta, every token (ms)", stats(lat.tokenLatency)],
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],
       ["upstream end → pipeline:complete (ms)", stats(lat.endToComplete)],
+      ["new thread's first post → upstream request, cold (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: false }))],
+      ["new thread's first post → upstream request, prewarmed (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: true }))],
     ];
     const notes = [];
     if (withFanout) {

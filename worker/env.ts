@@ -20,9 +20,9 @@ export interface Env {
   USER_DAILY_COST_USD?: string;
   /** Posts and new threads per user per minute (the rate-limiting binding, wrangler.toml). */
   POST_LIMITER?: RateLimit;
+  THREAD_LIMITER?: RateLimit;
   /** The web app's built files (wrangler.toml [assets]). */
   ASSETS?: Fetcher;
-  THREAD_LIMITER?: RateLimit;
   /** access mode: the team domain (https://<team>.cloudflareaccess.com) and the application AUD */
   ACCESS_TEAM_DOMAIN?: string;
   ACCESS_AUD?: string;

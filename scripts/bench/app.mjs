@@ -1,10 +1,10 @@
 // The app under `wrangler dev` for the bench, with its log lines collected: each run logs its D1 round
 // trips ("run finished") and its mirror flush ("run mirrored") as JSON lines.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -15,6 +15,19 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * wrangler.toml as it is, with its paths made absolute and the per-user rate limits raised: the bench
+ * and the soak are one user posting far more than 30 messages a minute, on purpose.
+ */
+function loadConfig(dir) {
+  const toml = readFileSync("wrangler.toml", "utf8")
+    .replace(/^(main|directory|migrations_dir)(\s*=\s*)"([^"]*)"/gm, (_, key, eq, value) => `${key}${eq}${JSON.stringify(resolve(value))}`)
+    .replace(/simple = \{ limit = \d+, period = 60 \}/g, "simple = { limit = 1000000, period = 60 }");
+  const path = join(dir, "wrangler.toml");
+  writeFileSync(path, toml);
+  return path;
 }
 
 /**
@@ -29,12 +42,13 @@ export async function startApp(upstreamUrl, vars = {}, again = {}) {
   const all = { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: upstreamUrl, ...vars };
   writeFileSync(envFile, Object.entries(all).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n");
   const wrangler = "node_modules/.bin/wrangler";
-  const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+  const config = loadConfig(dir);
+  const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--config", config, "--persist-to", state], {
     env: { ...process.env, CI: "true" },
     encoding: "utf8",
   });
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}${migrate.stderr}`);
-  const child = spawn(wrangler, ["dev", "--port", String(port), "--persist-to", state, "--env-file", envFile], {
+  const child = spawn(wrangler, ["dev", "--config", config, "--port", String(port), "--persist-to", state, "--env-file", envFile], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     // wrangler dev's own trace capture is off: the bench measures the app, not the local explorer.

@@ -41,6 +41,32 @@ export async function coldRuns(base, upstream, count) {
   return runIds;
 }
 
+/**
+ * New threads' first posts, POST → upstream request: each thread either posted to at once (its object
+ * reads step 0's inputs on the way), or prewarmed first (POST /api/prewarm, as the web app does when a
+ * thread is opened or hovered) and posted to a moment later.
+ */
+export async function firstPost(base, upstream, count, { prewarm }) {
+  const overhead = [];
+  for (let i = 0; i < count; i++) {
+    const { thread } = await api(base, "/api/threads", { name: `bench first post ${i}` });
+    const socket = await openSocket(base, thread.id);
+    if (prewarm) {
+      await fetch(`${base}/api/prewarm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: thread.id }) });
+      await new Promise((r) => setTimeout(r, 50)); // a person's hover or click comes before their post
+    }
+    const match = `[[first-${prewarm}-${i}-${Math.random()}]]`;
+    await script(upstream, match, [{ kind: "text", text: "first answer" }]);
+    const posted = Date.now();
+    await api(base, `/api/threads/${thread.id}/messages`, { content: match });
+    await waitForEnds(socket, 1);
+    const [req] = await upstreamRequest(upstream, match);
+    overhead.push(req.receivedAt - posted);
+    socket.ws.close();
+  }
+  return overhead;
+}
+
 /** `count` sockets on one thread: when all of them have the whole answer, and whether in order. */
 export async function fanout(base, upstream, count, { runs, tokens, tokenDelayMs }) {
   const { thread } = await api(base, "/api/threads", { name: `bench fanout ${count}` });
