@@ -3,6 +3,8 @@ import { memo, useState } from "react";
 import { formatDuration, formatTokens } from "../lib/format";
 import type { ActivitySummary } from "../lib/timeline";
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** The steps every run goes through, in order (a compaction step shows as a mark of its own). */
 const HOOKS: readonly PipelineStep[] = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"];
 
@@ -71,6 +73,16 @@ export const ActivityLine = memo(function ActivityLine({
         {activity.toolCount > 0 && (
           <span className="activity-extra">
             {activity.toolCount} {activity.toolCount === 1 ? "tool" : "tools"}
+          </span>
+        )}
+        {activity.searches > 0 && (
+          <span className="activity-extra" data-testid="activity-searches" title="Web searches (billed per search)">
+            {plural(activity.searches, "search", "searches")}
+          </span>
+        )}
+        {activity.fetches > 0 && (
+          <span className="activity-extra" data-testid="activity-fetches" title="Web pages read">
+            {plural(activity.fetches, "page read", "pages read")}
           </span>
         )}
         {compacted && (

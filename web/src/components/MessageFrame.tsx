@@ -50,6 +50,7 @@ export function MessageChips({
   flags?: string[];
 }) {
   const hasAny = model || usage || durationMs !== undefined || createdAt || flags?.length;
+  const searches = usage?.serverToolUses?.web_search ?? 0;
   if (!hasAny) return null;
   return (
     <div className="chips" data-testid="message-meta">
@@ -63,6 +64,11 @@ export function MessageChips({
           title={`Input ${usage.inputTokens} · output ${usage.outputTokens} · cache read ${usage.cacheReadTokens ?? 0} · cache write ${usage.cacheWriteTokens ?? 0}`}
         >
           {formatTokens(usage.inputTokens)} in · {formatTokens(usage.outputTokens)} out
+        </span>
+      )}
+      {searches > 0 && (
+        <span className="chip" data-testid="chip-searches" title="Web searches in this run (billed per search)">
+          {searches} {searches === 1 ? "search" : "searches"}
         </span>
       )}
       {durationMs !== undefined && <span className="chip" title="Duration">{formatDuration(durationMs)}</span>}

@@ -1,7 +1,11 @@
-import { memo } from "react";
+import { memo, useMemo } from "react";
+import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { Link, threadPath } from "../lib/router";
+import { webFromMetadata, type WebView } from "../lib/webActivity";
 import type { Message } from "@protocol";
+import { AnswerBody } from "./AnswerBody";
 import { Markdown } from "./Markdown";
+import { MemoryLine, type ToolOutcome } from "./MemoryLine";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { useChatActions } from "./chatActions";
@@ -11,7 +15,8 @@ import { UserMessage } from "./UserMessage";
 function assistantFlags(m: Message): string[] {
   const flags: string[] = [];
   if (m.metadata.aborted) flags.push("stopped");
-  if (m.metadata.error) flags.push(`incomplete: ${m.metadata.error}`);
+  // A restarted answer's note says what happened.
+  if (m.metadata.error && !m.metadata.restarted) flags.push(`incomplete: ${m.metadata.error}`);
   return flags;
 }
 
@@ -40,8 +45,19 @@ function CrossThreadNotice({ message }: { message: Message }) {
   );
 }
 
-/** One stored message. Memoized: a finished message renders (and parses its markdown) once. */
-export const MessageItem = memo(function MessageItem({ message: m, toolName }: { message: Message; toolName?: string }) {
+/**
+ * One stored message. Memoized: a finished message renders (and parses its markdown) once.
+ * `toolName`: a tool result's tool; `toolOutcome`: a memory call's result, which its line shows.
+ */
+export const MessageItem = memo(function MessageItem({
+  message: m,
+  toolName,
+  toolOutcome,
+}: {
+  message: Message;
+  toolName?: string;
+  toolOutcome?: ToolOutcome | null;
+}) {
   const meta = m.metadata;
   switch (m.kind) {
     case "thinking":
@@ -55,7 +71,11 @@ export const MessageItem = memo(function MessageItem({ message: m, toolName }: {
       if (input === undefined) input = m.content;
       return (
         <MessageFrame role={m.role} kind={m.kind} id={m.id} className="msg-block">
-          <ToolCallCard toolName={meta.toolName ?? "tool"} toolUseId={meta.toolUseId} input={input} />
+          {meta.toolName === MEMORY_TOOL ? (
+            <MemoryLine input={input} toolUseId={meta.toolUseId} result={toolOutcome ?? null} running={false} />
+          ) : (
+            <ToolCallCard toolName={meta.toolName ?? "tool"} toolUseId={meta.toolUseId} input={input} />
+          )}
         </MessageFrame>
       );
     }
@@ -116,13 +136,29 @@ function RegenerateButton({ message }: { message: Message }) {
   );
 }
 
-export function AssistantText({ message: m }: { message: Message }) {
+/**
+ * An assistant's answer, with its searches, references and sources (`liveWeb`: those seen live, for
+ * an answer stored without them). A partial answer kept after a restart is dimmed, and says so.
+ */
+export function AssistantText({ message: m, liveWeb }: { message: Message; liveWeb?: WebView }) {
   const meta = m.metadata;
+  const web = useMemo(() => webFromMetadata(meta) ?? liveWeb ?? null, [meta, liveWeb]);
+  const restarted = meta.restarted === true;
   return (
-    <MessageFrame role="assistant" kind={m.kind} id={m.id} label="Assistant said">
-      <div className="bubble bubble-assistant">
-        <Markdown text={m.content} />
-      </div>
+    <MessageFrame
+      role="assistant"
+      kind={m.kind}
+      id={m.id}
+      label={restarted ? "Assistant's answer, interrupted by a restart" : "Assistant said"}
+      className={restarted ? "is-restarted" : undefined}
+      extra={restarted ? { "data-restarted": "true" } : undefined}
+    >
+      <AnswerBody text={m.content} web={web} prefix={`cite-${m.id}`} />
+      {restarted && (
+        <p className="restart-note" data-testid="restart-note">
+          <span aria-hidden="true">↻</span> Interrupted by a restart — answered again below
+        </p>
+      )}
       <div className="msg-footer">
         <MessageChips
           model={m.model}
@@ -131,7 +167,7 @@ export function AssistantText({ message: m }: { message: Message }) {
           createdAt={m.createdAt}
           flags={assistantFlags(m)}
         />
-        <RegenerateButton message={m} />
+        {!restarted && <RegenerateButton message={m} />}
       </div>
     </MessageFrame>
   );

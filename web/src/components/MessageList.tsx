@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Highlight } from "../hooks/useJumpToMessage";
+import { MEMORY_TOOL } from "../lib/memoryActivity";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
+import type { ToolOutcome } from "./MemoryLine";
 import { MessageItem } from "./MessageItem";
 import { PendingMessage } from "./PendingMessage";
 import { PipelineError } from "./PipelineError";
@@ -83,15 +85,19 @@ export function MessageList({
     };
   }, [highlight]);
 
-  // Stored tool results name their tool through the call they answer (as live ones do).
-  const toolNames = useMemo(() => {
+  // Stored tool results name their tool through the call they answer (as live ones do); a memory
+  // call's line shows its result, which then is not shown on its own.
+  const tools = useMemo(() => {
     const names = new Map<string, string>();
+    const results = new Map<string, ToolOutcome>();
     for (const item of items) {
-      if (item.type !== "message" || item.message.kind !== "tool_call") continue;
-      const { toolUseId, toolName } = item.message.metadata;
-      if (typeof toolUseId === "string" && typeof toolName === "string") names.set(toolUseId, toolName);
+      if (item.type !== "message") continue;
+      const { toolUseId, toolName, isError } = item.message.metadata;
+      if (typeof toolUseId !== "string") continue;
+      if (item.message.kind === "tool_call" && typeof toolName === "string") names.set(toolUseId, toolName);
+      if (item.message.kind === "tool_result") results.set(toolUseId, { content: item.message.content, isError: !!isError });
     }
-    return names;
+    return { names, results };
   }, [items]);
 
   const jump = () => {
@@ -115,14 +121,19 @@ export function MessageList({
         {items.length === 0 && empty}
         {items.map((item) => {
           switch (item.type) {
-            case "message":
+            case "message": {
+              const { kind, metadata } = item.message;
+              const toolName = tools.names.get(metadata.toolUseId ?? "");
+              if (kind === "tool_result" && toolName === MEMORY_TOOL) return null;
               return (
                 <MessageItem
                   key={item.key}
                   message={item.message}
-                  toolName={item.message.kind === "tool_result" ? toolNames.get(item.message.metadata.toolUseId ?? "") : undefined}
+                  toolName={kind === "tool_result" ? toolName : undefined}
+                  toolOutcome={kind === "tool_call" && toolName === MEMORY_TOOL ? (tools.results.get(metadata.toolUseId ?? "") ?? null) : undefined}
                 />
               );
+            }
             case "activity":
               return <ActivityLine key={item.key} activity={item.activity} />;
             case "error":
@@ -130,6 +141,8 @@ export function MessageList({
                 <PipelineError
                   key={item.key}
                   code={item.code}
+                  message={item.message}
+                  retryable={item.retryable}
                   onRetry={item.retryContent ? () => onRetry(item.retryContent!) : undefined}
                 />
               );

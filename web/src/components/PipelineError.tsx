@@ -28,6 +28,18 @@ export const PipelineError = memo(function PipelineError({
   onRetry?: () => void;
 }) {
   const stopped = code === "aborted";
+  if (code === "interrupted" && retryable === false) {
+    // Not a failure the reader has to act on: the server answers the same message again.
+    return (
+      <div className="pipeline-error is-stopped is-restarted" data-testid="pipeline-error" data-code={code} data-restarted="true">
+        <span className="pipeline-error-icon" aria-hidden="true">↻</span>
+        <div className="pipeline-error-text">
+          <strong>Interrupted by a restart</strong>
+          <span className="muted"> — answering again below.</span>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className={"pipeline-error" + (stopped ? " is-stopped" : "")} data-testid="pipeline-error" data-code={code} role={stopped ? undefined : "alert"}>
       <span className="pipeline-error-icon" aria-hidden="true">{stopped ? "■" : "!"}</span>

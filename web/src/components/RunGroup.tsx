@@ -1,10 +1,13 @@
 import { memo } from "react";
 import { useThrottled } from "../hooks/useThrottled";
 import type { LiveRun, RunBlock } from "../lib/chatState";
+import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { summarizeLive } from "../lib/timeline";
+import type { WebView } from "../lib/webActivity";
 import type { Message } from "@protocol";
 import { ActivityLine } from "./ActivityLine";
-import { Markdown } from "./Markdown";
+import { AnswerBody } from "./AnswerBody";
+import { MemoryLine, type ToolOutcome } from "./MemoryLine";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { AssistantText } from "./MessageItem";
 import { PipelineError } from "./PipelineError";
@@ -12,20 +15,25 @@ import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
 
 /** The reply while it streams. Markdown is re-rendered at most every 120 ms, not per delta. */
-function StreamingBubble({ text, model }: { text: string; model?: string }) {
+function StreamingBubble({ runId, text, web, model }: { runId: string; text: string; web: WebView; model?: string }) {
   const shown = useThrottled(text, 120);
   return (
     <div className="msg msg-assistant msg-streaming" data-testid="streaming-message" aria-busy="true" aria-label="Assistant is replying">
-      <div className="bubble bubble-assistant">
-        {shown ? <Markdown text={shown} /> : <span className="typing" aria-label="Waiting for the first words"><i /><i /><i /></span>}
-        {shown && <span className="caret" aria-hidden="true" />}
-      </div>
+      <AnswerBody text={shown} web={web} prefix={`cite-${runId}`}>
+        {shown ? <span className="caret" aria-hidden="true" /> : <span className="typing" aria-label="Waiting for the first words"><i /><i /><i /></span>}
+      </AnswerBody>
       {model && <MessageChips model={model} />}
     </div>
   );
 }
 
-function Block({ block, live, toolNames }: { block: RunBlock; live: boolean; toolNames: Map<string, string> }) {
+interface RunTools {
+  names: Map<string, string>;
+  results: Map<string, ToolOutcome>;
+  running: boolean;
+}
+
+function Block({ block, live, tools }: { block: RunBlock; live: boolean; tools: RunTools }) {
   switch (block.kind) {
     case "thinking":
       return (
@@ -36,17 +44,23 @@ function Block({ block, live, toolNames }: { block: RunBlock; live: boolean; too
     case "tool_call":
       return (
         <MessageFrame role="assistant" kind="tool_call" className="msg-block">
-          <ToolCallCard toolName={block.toolName} toolUseId={block.toolUseId} input={block.input} />
+          {block.toolName === MEMORY_TOOL ? (
+            <MemoryLine input={block.input} toolUseId={block.toolUseId} result={tools.results.get(block.toolUseId) ?? null} running={tools.running} />
+          ) : (
+            <ToolCallCard toolName={block.toolName} toolUseId={block.toolUseId} input={block.input} />
+          )}
         </MessageFrame>
       );
     case "tool_result":
+      // A memory call's line shows its outcome.
+      if (tools.names.get(block.toolUseId) === MEMORY_TOOL) return null;
       return (
         <MessageFrame role="assistant" kind="tool_result" className="msg-block">
           <ToolResultCard
             content={block.content}
             isError={block.isError}
             toolUseId={block.toolUseId}
-            toolName={toolNames.get(block.toolUseId)}
+            toolName={tools.names.get(block.toolUseId)}
           />
         </MessageFrame>
       );
@@ -67,22 +81,25 @@ export const RunGroup = memo(function RunGroup({
   retryContent: string | null;
   onRetry: (content: string) => void;
 }) {
-  const toolNames = new Map<string, string>();
-  for (const b of run.blocks) if (b.kind === "tool_call") toolNames.set(b.toolUseId, b.toolName);
+  const tools: RunTools = { names: new Map(), results: new Map(), running: run.status === "running" };
+  for (const b of run.blocks) {
+    if (b.kind === "tool_call") tools.names.set(b.toolUseId, b.toolName);
+    if (b.kind === "tool_result") tools.results.set(b.toolUseId, { content: b.content, isError: b.isError });
+  }
   const lastIndex = run.blocks.length - 1;
+  // Cut short by a restart and answered again by the next run: the kept partial answer says so.
+  const restarted = run.error?.code === "interrupted" && run.error.retryable === false;
 
   let text = null;
   if (final) {
-    text = <MemoAssistantText message={final} />;
+    text = <MemoAssistantText message={final} liveWeb={run.web} />;
   } else if (run.status === "running") {
-    text = <StreamingBubble text={run.text} model={run.model} />;
-  } else if (run.text) {
+    text = <StreamingBubble runId={run.runId} text={run.text} web={run.web} model={run.model} />;
+  } else if (run.text || run.web.calls.length) {
     // Failed or stopped before the stored message reached us: show what streamed.
     text = (
       <MessageFrame role="assistant" kind="text" extra={{ "data-partial": "true" }}>
-        <div className="bubble bubble-assistant">
-          <Markdown text={run.text} />
-        </div>
+        <AnswerBody text={run.text} web={run.web} prefix={`cite-${run.runId}`} />
         <MessageChips
           model={run.model}
           usage={run.usage}
@@ -97,10 +114,10 @@ export const RunGroup = memo(function RunGroup({
     <div className="run-group" data-run-id={run.runId} data-status={run.status}>
       <ActivityLine activity={summarizeLive(run)} commands={run.commandsHandled} />
       {run.blocks.map((b, i) => (
-        <Block key={b.key} block={b} live={run.status === "running" && i === lastIndex} toolNames={toolNames} />
+        <Block key={b.key} block={b} live={run.status === "running" && i === lastIndex} tools={tools} />
       ))}
       {text}
-      {run.error && (
+      {run.error && !(restarted && final?.metadata.restarted) && (
         <PipelineError
           code={run.error.code}
           message={run.error.message}

@@ -2,6 +2,7 @@ import type { Task } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { errorText } from "../api";
 import { Link, threadPath } from "../lib/router";
+import { useTaskVerdict } from "../queries/taskVerdicts";
 import { ACTIVE_TASK, tasksQuery, useCancelTask } from "../queries/tasks";
 
 export function TaskStatus({ task }: { task: Task }) {
@@ -39,6 +40,33 @@ export function CancelTask({ task }: { task: Task }) {
   );
 }
 
+/** The latest verdict on the task's result: accepted or rejected, by whom, and why (seen live). */
+export function TaskVerdictLine({ task }: { task: Task }) {
+  const verdict = useTaskVerdict(task.id);
+  if (!verdict) return null;
+  const { accepted, by, feedback, iteration } = verdict;
+  return (
+    <div
+      className={"task-verdict " + (accepted ? "is-accepted" : "is-rejected")}
+      data-testid="task-verdict"
+      data-accepted={String(accepted)}
+      role="status"
+    >
+      <span className="task-verdict-mark" aria-hidden="true">{accepted ? "✓" : "✕"}</span>
+      <span className="task-verdict-head">
+        <strong>{accepted ? "Accepted" : "Rejected"}</strong>
+        {by && <> by {by}</>}
+        <span className="muted"> · iteration {iteration}</span>
+      </span>
+      {!accepted && feedback && (
+        <span className="task-verdict-feedback" title={feedback}>
+          {feedback}
+        </span>
+      )}
+    </div>
+  );
+}
+
 /** Tasks this thread delegated (or, in a task thread, its own task), kept live by task:* events. */
 export function TaskStrip({ threadId }: { threadId: string }) {
   const tasks = useQuery(tasksQuery({ threadId })).data ?? [];
@@ -51,7 +79,7 @@ export function TaskStrip({ threadId }: { threadId: string }) {
   return (
     <section className="task-strip" aria-label="Tasks">
       {own && (
-        <div className="task-strip-row is-own">
+        <div className="task-strip-row is-own" data-testid="task-card" data-task-id={own.id}>
           <span className="muted small">This task</span>
           <TaskStatus task={own} />
           <Iterations task={own} />
@@ -61,10 +89,11 @@ export function TaskStrip({ threadId }: { threadId: string }) {
             </Link>
           )}
           <CancelTask task={own} />
+          <TaskVerdictLine task={own} />
         </div>
       )}
       {delegated.map((t) => (
-        <div key={t.id} className="task-strip-row">
+        <div key={t.id} className="task-strip-row" data-testid="task-card" data-task-id={t.id}>
           <span className="muted small">Delegated</span>
           <TaskStatus task={t} />
           <Iterations task={t} />
@@ -72,6 +101,7 @@ export function TaskStrip({ threadId }: { threadId: string }) {
             {t.prompt || t.id}
           </Link>
           <CancelTask task={t} />
+          <TaskVerdictLine task={t} />
         </div>
       ))}
     </section>

@@ -2,6 +2,7 @@ import type { Thread } from "@protocol";
 import { memo, useState } from "react";
 import { errorText } from "../api";
 import { clearDraft } from "../hooks/useDraft";
+import { usePrewarmOnHover } from "../hooks/usePrewarmOnHover";
 import { formatRelative } from "../lib/format";
 import { Link, navigate, threadPath } from "../lib/router";
 import { useDeleteThread, usePatchThread } from "../queries/threadMutations";
@@ -25,6 +26,7 @@ export const ThreadRow = memo(function ThreadRow({
   const { outbox, storage } = useSession();
   const busy = patch.isPending || remove.isPending;
   const archived = thread.status === "archived";
+  const prewarm = usePrewarmOnHover(thread.id);
 
   const toggleArchive = () => {
     setError(null);
@@ -61,7 +63,7 @@ export const ThreadRow = memo(function ThreadRow({
           onError={setError}
         />
       ) : (
-        <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate}>
+        <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate} {...prewarm}>
           <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
           <span className="thread-name">{thread.name}</span>
           <span className="thread-time">{formatRelative(thread.lastActivity)}</span>

@@ -18,6 +18,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { errorText, request } from "../api";
 import { chatReducer, frameRunId, initialChatState, MESSAGE_PAGE as PAGE } from "../lib/chatState";
+import { prewarmThread } from "../lib/prewarm";
 import { ticketedSocketUrls } from "../lib/socketTickets";
 import { cacheThreadEvent } from "../queries/threadEvents";
 import { useSession } from "../session/SessionGate";
@@ -52,6 +53,8 @@ export function useThreadChat(threadId: string | null) {
   useEffect(() => {
     setConnection("connecting");
     if (!threadId) return;
+    // The first message to a cold thread is answered sooner if its object is up by then.
+    prewarmThread(threadId);
 
     let disposed = false;
     const abort = new AbortController();

@@ -3,6 +3,7 @@
 // still drops chat:messages whose id it already holds.
 
 import { MESSAGE_PAGE, type EventMap, type Message, type ServerFrame, type Usage } from "@protocol";
+import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
 
 type PipelineError = EventMap["pipeline:error"];
 type StreamData = EventMap["pipeline:stream"];
@@ -29,6 +30,8 @@ export interface LiveRun {
   blocks: RunBlock[];
   /** All text deltas so far, across tool turns. */
   text: string;
+  /** Web searches and fetches (search cards) and the citations of the text. */
+  web: WebView;
   model?: string;
   usage?: Usage;
   durationMs?: number;
@@ -79,7 +82,7 @@ export const initialChatState = (threadId: string | null): ChatState => ({
 });
 
 function newRun(runId: string, messageId: string | null, at: number): LiveRun {
-  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", startedAt: at };
+  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, startedAt: at };
 }
 
 /** Returns state with `runId` present (created when unknown, e.g. joined mid-run), then updated. */
@@ -131,6 +134,10 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
           { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError },
         ],
       };
+    case "server_tool_call":
+    case "server_tool_result":
+    case "citations":
+      return { ...run, web: applyWebEvent(run.web, data) };
     default:
       return run;
   }

@@ -17,6 +17,8 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { Marked, type Tokens } from "marked";
+import { renderCitationMarks } from "./citationMarks";
+import { placeCitationMarks, type NumberedCitations } from "./citations";
 import { sanitizeModelHtml } from "./safeHtml";
 
 const languages = { bash, css, diff, go, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
@@ -63,6 +65,12 @@ const marked = new Marked({
   },
 });
 
-export function renderMarkdown(source: string): string {
-  return sanitizeModelHtml(marked.parse(source, { async: false }));
+/**
+ * `source` as safe HTML; with `citations`, numbered references where their passages end (their
+ * links point at `#<citePrefix>-source-<n>`, the entries of the answer's list of sources).
+ */
+export function renderMarkdown(source: string, citations?: NumberedCitations, citePrefix = "cite"): string {
+  if (!citations?.marks.length) return sanitizeModelHtml(marked.parse(source, { async: false }));
+  const html = marked.parse(placeCitationMarks(source, citations.marks), { async: false });
+  return sanitizeModelHtml(html, (body) => renderCitationMarks(body, citations.sources, citePrefix));
 }

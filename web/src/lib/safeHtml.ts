@@ -90,8 +90,11 @@ function addCopyButtons(root: HTMLElement): void {
   }
 }
 
-/** `html` (from the model, through marked) as HTML that is safe to put in the page. */
-export function sanitizeModelHtml(html: string): string {
+/**
+ * `html` (from the model, through marked) as HTML that is safe to put in the page. `finish` adds
+ * the app's own elements to the sanitized DOM (it is not sanitized again).
+ */
+export function sanitizeModelHtml(html: string, finish?: (body: HTMLElement) => void): string {
   // The DOM comes back in DOMPurify's own inert document: nothing in it loads while we edit it.
   const body = DOMPurify.sanitize(html, {
     FORBID_TAGS,
@@ -103,5 +106,6 @@ export function sanitizeModelHtml(html: string): string {
   }) as HTMLElement; // the <body> that holds the result
   linkRemoteImages(body);
   addCopyButtons(body);
+  finish?.(body);
   return body.innerHTML;
 }

@@ -4,6 +4,7 @@ import { message } from "../testing/fixtures";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 import { buildTimeline, summarizeLive, type TimelineItem } from "./timeline";
+import { NO_WEB } from "./webActivity";
 
 let nextId = 0;
 const at = (createdAt: number, over: Partial<Message>) => message({ id: `msg_${++nextId}`, createdAt, ...over });
@@ -15,7 +16,7 @@ const status = (runId: string, content: string, createdAt: number, metadata = {}
 const answer = (runId: string, content: string, createdAt: number) => at(createdAt, { role: "assistant", content, metadata: { runId } });
 
 function liveRun(over: Partial<LiveRun>): LiveRun {
-  return { runId: "run_live", messageId: null, status: "running", steps: [], blocks: [], text: "", startedAt: 0, ...over };
+  return { runId: "run_live", messageId: null, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, startedAt: 0, ...over };
 }
 
 function pending(over: Partial<OutboxItem>): OutboxItem {
@@ -64,6 +65,15 @@ describe("timeline of stored messages", () => {
     const items = buildTimeline(messages, {}, [], []);
     expect(outline(items)).toEqual(["user: try this", "activity run_f error", "error timeout"]);
     expect(items[2]).toMatchObject({ runId: "run_f", retryContent: "try this" });
+  });
+
+  it("keeps an interruption's message and whether a retry may help, and counts the run's web searches", () => {
+    const why = "The thread restarted during this run, after a tool had run; it was not repeated.";
+    const usage = { inputTokens: 5, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0, serverToolUses: { web_search: 2, web_fetch: 1 } };
+    const messages = [userSays("look it up", 1), status("run_i", "pipeline_error", 2, { code: "interrupted", message: why, retryable: true, usage })];
+    const items = buildTimeline(messages, {}, [], []);
+    expect(items[2]).toMatchObject({ type: "error", code: "interrupted", message: why, retryable: true, retryContent: "look it up" });
+    expect(items[1]).toMatchObject({ activity: { searches: 2, fetches: 1 } });
   });
 
   it("keeps a reply with its own run when a later question was stored before it", () => {
@@ -117,6 +127,14 @@ describe("timeline with live runs", () => {
       }),
     );
     expect(summary).toMatchObject({ status: "running", toolCount: 1, streamed: 5, errorCode: "aborted", steps: [{ step: "invoking", detail: "m" }] });
+  });
+
+  it("counts a live run's searches as they run, then as billed", () => {
+    const call = (toolUseId: string, toolName: string) => ({ toolUseId, toolName, input: {}, sources: [], done: true });
+    const web = { calls: [call("s1", "web_search"), call("s2", "web_search"), call("f1", "web_fetch")], citations: [] };
+    expect(summarizeLive(liveRun({ web }))).toMatchObject({ searches: 2, fetches: 1 });
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, serverToolUses: { web_search: 3 } };
+    expect(summarizeLive(liveRun({ web, usage }))).toMatchObject({ searches: 3, fetches: 0 });
   });
 });
 

@@ -22,14 +22,20 @@ export interface ActivitySummary {
   durationMs?: number;
   errorCode?: string;
   toolCount: number;
+  /** Web searches and fetches (Anthropic's server tools), as billed, or as seen so far while live. */
+  searches: number;
+  fetches: number;
   /** Text characters streamed so far (live runs). */
   streamed?: number;
 }
 
+/** Server tool uses as the usage reports them (what was billed). */
+const billed = (usage: Usage | undefined, tool: string) => usage?.serverToolUses?.[tool] ?? 0;
+
 export type TimelineItem =
   | { type: "message"; key: string; message: Message }
   | { type: "activity"; key: string; activity: ActivitySummary }
-  | { type: "error"; key: string; runId: string; code: string; retryContent: string | null }
+  | { type: "error"; key: string; runId: string; code: string; message?: string; retryable?: boolean; retryContent: string | null }
   | { type: "run"; key: string; run: LiveRun; final: Message | null; retryContent: string | null }
   | { type: "pending"; key: string; item: OutboxItem };
 
@@ -39,7 +45,7 @@ const RUN_DETAIL_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "st
 const runIdOf = (m: Message): string | undefined => m.metadata.runId;
 
 function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
-  const summary: ActivitySummary = { runId, status: "running", steps: [], toolCount: 0 };
+  const summary: ActivitySummary = { runId, status: "running", steps: [], toolCount: 0, searches: 0, fetches: 0 };
   for (const m of messages) {
     const meta = m.metadata;
     if (m.kind === "pipeline_step") {
@@ -54,7 +60,11 @@ function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
         summary.errorCode = meta.code;
       }
       if (meta.durationMs !== undefined) summary.durationMs = meta.durationMs;
-      if (meta.usage) summary.usage = meta.usage;
+      if (meta.usage) {
+        summary.usage = meta.usage;
+        summary.searches = billed(meta.usage, "web_search");
+        summary.fetches = billed(meta.usage, "web_fetch");
+      }
     } else if (m.kind === "tool_call") {
       summary.toolCount++;
     }
@@ -63,6 +73,7 @@ function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
 }
 
 export function summarizeLive(run: LiveRun): ActivitySummary {
+  const seen = (tool: string) => run.web.calls.filter((c) => c.toolName === tool).length;
   return {
     runId: run.runId,
     status: run.status,
@@ -72,6 +83,8 @@ export function summarizeLive(run: LiveRun): ActivitySummary {
     durationMs: run.durationMs,
     errorCode: run.error?.code,
     toolCount: run.blocks.filter((b) => b.kind === "tool_call").length,
+    searches: run.usage?.serverToolUses ? billed(run.usage, "web_search") : seen("web_search"),
+    fetches: run.usage?.serverToolUses ? billed(run.usage, "web_fetch") : seen("web_fetch"),
     streamed: run.text.length,
   };
 }
@@ -153,8 +166,16 @@ export function buildTimeline(
         items.push({ type: "activity", key: `activity:${runId}`, activity: summarizeStored(runId, stored.get(runId) ?? []) });
       }
       if (m.kind === "status" && m.content === "pipeline_error") {
-        const code = m.metadata.code ?? "internal";
-        items.push({ type: "error", key: `error:${m.id}`, runId, code, retryContent: lastUserContent });
+        const { code = "internal", message, retryable } = m.metadata;
+        items.push({
+          type: "error",
+          key: `error:${m.id}`,
+          runId,
+          code,
+          message: typeof message === "string" ? message : undefined,
+          retryable: typeof retryable === "boolean" ? retryable : undefined,
+          retryContent: lastUserContent,
+        });
       }
       continue;
     }

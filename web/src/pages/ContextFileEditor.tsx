@@ -32,8 +32,10 @@ export function ContextFileEditor({
   const save = useSaveContextFile();
   const remove = useDeleteContextFile();
   const [newPath, setNewPath] = useState("");
-  /** The text as edited; null until the first edit (the server's text is shown). */
+  /** The text as edited; null until the first edit (the server's text is shown, kept current). */
   const [edited, setEdited] = useState<string | null>(null);
+  /** The version the edits started from: the assistant may change the file meanwhile. */
+  const [editedFrom, setEditedFrom] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
@@ -43,12 +45,28 @@ export function ContextFileEditor({
   const loading = !isNew && file.isPending;
   const dirty = isNew || content !== original;
   const newPathProblem = isNew ? pathProblem(newPath.trim()) : null;
+  const changedMeanwhile = edited !== null && editedFrom !== null && (file.data?.updatedAt ?? 0) > editedFrom;
+
+  const edit = (text: string) => {
+    if (edited === null) setEditedFrom(file.data?.updatedAt ?? null);
+    setEdited(text);
+  };
 
   const submit = () => {
     const target = path ?? newPath.trim();
     if (newPathProblem) return setProblem(newPathProblem);
     setProblem(null);
-    save.mutate({ path: target, content }, { onSuccess: () => onSaved(target) });
+    save.mutate(
+      { path: target, content },
+      {
+        onSuccess: () => {
+          // The saved text is now the server's: what follows starts from it.
+          setEdited(null);
+          setEditedFrom(null);
+          onSaved(target);
+        },
+      },
+    );
   };
 
   return (
@@ -80,8 +98,13 @@ export function ContextFileEditor({
         spellCheck={false}
         value={content}
         disabled={loading}
-        onChange={(e) => setEdited(e.target.value)}
+        onChange={(e) => edit(e.target.value)}
       />
+      {changedMeanwhile && (
+        <div className="inline-note small" role="status" data-testid="context-changed-meanwhile">
+          This file changed since you started editing (the assistant may have written to it). Saving replaces that version with yours.
+        </div>
+      )}
       {problem && (
         <div className="inline-alert" role="alert">
           {problem}

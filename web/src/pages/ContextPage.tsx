@@ -1,12 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorText } from "../api";
-import { formatBytes, formatRelative } from "../lib/format";
-import { contextFilesQuery } from "../queries/contextFiles";
+import { contextFilesQuery, NOTES_DIR, useContextFilesLive } from "../queries/contextFiles";
 import { ContextFileEditor } from "./ContextFileEditor";
+import { ContextFileList } from "./ContextFileList";
 
 export default function ContextPage() {
   const files = useQuery(contextFilesQuery);
+  useContextFilesLive(files.data?.files);
   /** The file being edited; null: a new one. */
   const [selected, setSelected] = useState<string | null>(null);
   /** What the last save or delete did; it stays until another file is chosen. */
@@ -18,13 +19,15 @@ export default function ContextPage() {
   };
 
   const list = [...(files.data?.files ?? [])].sort((a, b) => a.path.localeCompare(b.path));
+  const notes = list.filter((f) => f.path.startsWith(NOTES_DIR));
+  const injected = list.filter((f) => !f.path.startsWith(NOTES_DIR));
   const cut = files.data?.cut;
 
   return (
     <div className="page">
       <header className="page-header">
         <h1>Context</h1>
-        <p className="muted">Markdown files that the context plugin injects into every prompt's system section.</p>
+        <p className="muted">What the assistant knows about you and your work, in Markdown files.</p>
       </header>
       <div className="split">
         <section className="split-list" aria-label="Context files">
@@ -33,36 +36,40 @@ export default function ContextPage() {
           </button>
           {files.isPending && <p className="muted small">Loading…</p>}
           {files.error && <div className="inline-alert" role="alert">{errorText(files.error)}</div>}
-          {files.data && list.length === 0 && <p className="muted small">No context files yet.</p>}
           {cut && cut.size > 0 && (
             <p className="inline-note small" data-testid="context-cut-note">
               {cut.size === 1 ? "One file is" : `${cut.size} files are`} cut from prompts to fit the model's context window.
             </p>
           )}
-          <ul className="file-list">
-            {list.map((f) => (
-              <li key={f.path}>
-                <button
-                  type="button"
-                  className={"file-row" + (f.path === selected ? " is-active" : "")}
-                  data-testid="context-file"
-                  data-path={f.path}
-                  aria-current={f.path === selected ? "true" : undefined}
-                  onClick={() => choose(f.path)}
-                >
-                  <span className="file-path">{f.path}</span>
-                  <span className="muted small">
-                    {formatBytes(f.bytes)} · {formatRelative(f.updatedAt)}
-                  </span>
-                  {cut?.has(f.path) && (
-                    <span className="pill pill-warn" data-testid="context-cut" title="Left out of prompts: the context files are more than the model's window holds">
-                      cut to fit
-                    </span>
-                  )}
-                </button>
-              </li>
-            ))}
-          </ul>
+          {files.data && (
+            <>
+              <ContextFileList
+                title="Context files"
+                testId="context-files"
+                explanation="Put into every prompt's system section by the context plugin."
+                files={injected}
+                cut={cut}
+                selected={selected}
+                empty="No context files yet."
+                onChoose={choose}
+              />
+              <ContextFileList
+                title="Assistant's notes"
+                testId="context-notes"
+                explanation={
+                  <>
+                    The assistant writes these itself, with its memory tool, to remember things across conversations. You can edit
+                    or delete them. Unlike the files above they are not put into every prompt: the assistant reads them when it
+                    needs them.
+                  </>
+                }
+                files={notes}
+                selected={selected}
+                empty="No notes yet: the assistant has not saved anything."
+                onChoose={choose}
+              />
+            </>
+          )}
         </section>
 
         <ContextFileEditor

@@ -1,0 +1,37 @@
+import { useMemo, type ReactNode } from "react";
+import { numberCitations } from "../lib/citations";
+import type { WebView } from "../lib/webActivity";
+import { CitedSources } from "./CitedSources";
+import { Markdown } from "./Markdown";
+import { SearchCards } from "./SearchCards";
+
+/**
+ * An answer's body, streaming or stored alike: the searches and fetches it made, its text with
+ * numbered references, and the sources they point at. `prefix` makes the references' targets
+ * unique on the page.
+ */
+export function AnswerBody({
+  text,
+  web,
+  prefix,
+  children,
+}: {
+  text: string;
+  web: WebView | null;
+  prefix: string;
+  /** Shown in the bubble after the text (the streaming caret). */
+  children?: ReactNode;
+}) {
+  // While streaming, only the citations whose passage has arrived are numbered.
+  const citations = useMemo(() => numberCitations(web?.citations ?? [], text.length), [web, text.length]);
+  return (
+    <>
+      {web && <SearchCards calls={web.calls} />}
+      <div className="bubble bubble-assistant">
+        {text && <Markdown text={text} citations={citations} citePrefix={prefix} />}
+        {children}
+      </div>
+      <CitedSources sources={citations.sources} prefix={prefix} />
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+// A run's web searches and fetches (the search cards) and its answer's citations, the same whether
+// they come from the live stream (pipeline:stream server_tool_call / server_tool_result /
+// citations) or, after a reload, from the stored answer's metadata.web.
+
+import type { Citation, EventMap, MessageMetadata, WebSource } from "@protocol";
+
+export interface WebCall {
+  toolUseId: string;
+  toolName: string;
+  input: unknown;
+  sources: WebSource[];
+  /** The tool's error code ("max_uses_exceeded", "url_not_accessible", …). */
+  error?: string;
+  /** False while the search or fetch runs (live only: a stored call has its result). */
+  done: boolean;
+}
+
+export type CitationAt = Citation & { at: number };
+
+export interface WebView {
+  calls: WebCall[];
+  citations: CitationAt[];
+}
+
+export const NO_WEB: WebView = { calls: [], citations: [] };
+
+type StreamData = EventMap["pipeline:stream"];
+
+/** `web` with one more stream event applied; events of other kinds leave it as it is. */
+export function applyWebEvent(web: WebView, e: StreamData): WebView {
+  switch (e.type) {
+    case "server_tool_call":
+      if (web.calls.some((c) => c.toolUseId === e.toolUseId)) return web;
+      return { ...web, calls: [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: e.input, sources: [], done: false }] };
+    case "server_tool_result": {
+      const result = { sources: e.sources ?? [], ...(e.error ? { error: e.error } : {}), done: true };
+      const known = web.calls.some((c) => c.toolUseId === e.toolUseId);
+      // A result whose call this page missed (joined mid-run) still gets its card.
+      const calls = known
+        ? web.calls.map((c) => (c.toolUseId === e.toolUseId ? { ...c, ...result } : c))
+        : [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: null, ...result }];
+      return { ...web, calls };
+    }
+    case "citations":
+      if (!(e.at >= 0) || e.citations.length === 0) return web;
+      return { ...web, citations: [...web.citations, ...e.citations.map((c) => ({ ...c, at: e.at }))] };
+    default:
+      return web;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+function sourceOf(v: unknown): WebSource | null {
+  if (!isRecord(v) || typeof v.url !== "string") return null;
+  return { url: v.url, title: str(v.title), ...("pageAge" in v ? { pageAge: str(v.pageAge) } : {}) };
+}
+
+/**
+ * metadata.web of a stored answer, or null when it has none. Metadata is open JSON: anything that
+ * does not have the expected shape is left out rather than trusted.
+ */
+export function webFromMetadata(meta: MessageMetadata): WebView | null {
+  const web = meta.web as unknown;
+  if (!isRecord(web)) return null;
+  const calls: WebCall[] = [];
+  for (const c of Array.isArray(web.calls) ? web.calls : []) {
+    if (!isRecord(c) || typeof c.toolUseId !== "string" || typeof c.toolName !== "string") continue;
+    const sources = (Array.isArray(c.sources) ? c.sources : []).map(sourceOf).filter((s): s is WebSource => s !== null);
+    calls.push({ toolUseId: c.toolUseId, toolName: c.toolName, input: c.input, sources, ...(typeof c.error === "string" ? { error: c.error } : {}), done: true });
+  }
+  const citations: CitationAt[] = [];
+  for (const c of Array.isArray(web.citations) ? web.citations : []) {
+    if (!isRecord(c) || typeof c.url !== "string" || typeof c.at !== "number") continue;
+    citations.push({ url: c.url, title: str(c.title), citedText: str(c.citedText) ?? "", at: c.at });
+  }
+  return calls.length || citations.length ? { calls, citations } : null;
+}
+
+export interface WebCallSummary {
+  /** "Searched", "Reading", "Search failed", … */
+  verb: string;
+  /** The query or the URL. */
+  subject: string;
+  state: "running" | "done" | "failed";
+}
+
+/** The card's heading: what was searched or read, and how it went. */
+export function describeWebCall(call: WebCall): WebCallSummary {
+  const input = isRecord(call.input) ? call.input : {};
+  const state = call.error ? "failed" : call.done ? "done" : "running";
+  if (call.toolName === "web_search") {
+    const verb = { running: "Searching", done: "Searched", failed: "Search failed" }[state];
+    return { verb, subject: str(input.query) ?? "", state };
+  }
+  if (call.toolName === "web_fetch") {
+    const verb = { running: "Reading", done: "Read", failed: "Fetch failed" }[state];
+    return { verb, subject: str(input.url) ?? call.sources[0]?.url ?? "", state };
+  }
+  const verb = { running: "Using", done: "Used", failed: "Failed" }[state];
+  return { verb: `${verb} ${call.toolName}`, subject: "", state };
+}
+
+/** A link target only for http(s) URLs: a source's URL comes from the web, not from us. */
+export function safeHref(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "example.com" for https://www.example.com/a/b (what a reader recognises a source by). */
+export function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
+}
