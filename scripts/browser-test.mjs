@@ -11,7 +11,8 @@
 //        with the users of test/browser/offline-app.mjs
 //   4. one Chromium (playwright-core's launchServer), shared by every test file through
 //      BROWSER_WS_ENDPOINT; `node --test --test-concurrency=1` on test/browser/*.test.mjs with
-//      APP_URL, OFFLINE_APP_URL and UPSTREAM_URL set
+//      APP_URL, OFFLINE_APP_URL and UPSTREAM_URL set (and APP_BUNDLE_DIR/APP_BUNDLE_CONFIG, for a test
+//      that starts and restarts an app of its own: test/browser/restart.test.mjs)
 //   5. clean up everything, exit non-zero when a test failed
 //
 // The test runner reports in TAP, so the last lines printed are its summary (`# pass N`, `# fail N`).
@@ -142,6 +143,9 @@ async function main() {
       APP_URL: app.url,
       OFFLINE_APP_URL: offlineApp.url,
       UPSTREAM_URL: upstream.url,
+      // For a test that starts (and restarts) an app of its own from the same bundle.
+      APP_BUNDLE_DIR: dir,
+      ...(config ? { APP_BUNDLE_CONFIG: config } : {}),
       BROWSER_WS_ENDPOINT: server.wsEndpoint(),
       SCREENSHOT_DIR: join(results, "screenshots"),
     },

@@ -69,8 +69,10 @@ export function bundleWorker(root, dir, env, log) {
  * One instance: D1 migrations into `dir/<name>/state`, then `wrangler dev` with `vars` (written to an
  * env file, so secrets are never on a command line) on a free port. Resolves when /api/health
  * answers (any status: a token-mode app answers 401); `stop()` ends it, `printLog(why)` shows its output.
+ * Started again with the same `name` and `dir` (and `port`), it is the same app after a restart: its
+ * state is kept on disk.
  */
-export async function startApp({ name, dir, config, env, vars, logPath }) {
+export async function startApp({ name, dir, config, env, vars, logPath, port: fixedPort }) {
   const own = join(dir, name);
   const state = join(own, "state");
   mkdirSync(own, { recursive: true });
@@ -80,7 +82,7 @@ export async function startApp({ name, dir, config, env, vars, logPath }) {
   const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(`${name}: migrations failed:\n${migrate.stdout}${migrate.stderr}`);
 
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort] = [fixedPort ?? (await freePort()), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const logFile = createWriteStream(logPath);
   const recent = [];

@@ -33,6 +33,7 @@ export const ActivityLine = memo(function ActivityLine({
 
   let outcome: string;
   if (activity.status === "complete") outcome = `done${activity.durationMs !== undefined ? " in " + formatDuration(activity.durationMs) : ""}`;
+  else if (activity.restarted) outcome = "restarted: answered again";
   else if (activity.status === "error") outcome = activity.errorCode === "aborted" ? "stopped" : `failed: ${activity.errorCode ?? "error"}`;
   else outcome = streaming ? "streaming" : "working";
 

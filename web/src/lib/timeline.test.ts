@@ -155,4 +155,11 @@ describe("timeline with pending sends", () => {
     const items = buildTimeline([], {}, [], [pending({ echoedMessageId: "msg_elsewhere" })]);
     expect(outline(items)).toEqual(["pending: queued"]);
   });
+
+  it("tells a run started again after a restart from one that failed", () => {
+    const restarted = { code: "interrupted" as const, message: "answering again", retryable: false };
+    expect(summarizeLive(liveRun({ status: "error", error: restarted }))).toMatchObject({ restarted: true });
+    const failed = { ...restarted, retryable: true };
+    expect(summarizeLive(liveRun({ status: "error", error: failed }))).toMatchObject({ restarted: false, errorCode: "interrupted" });
+  });
 });

@@ -21,6 +21,8 @@ export interface ActivitySummary {
   usage?: Usage;
   durationMs?: number;
   errorCode?: string;
+  /** Cut short by a restart of the thread and started again (live runs). */
+  restarted?: boolean;
   toolCount: number;
   /** Web searches and fetches (Anthropic's server tools), as billed, or as seen so far while live. */
   searches: number;
@@ -82,6 +84,7 @@ export function summarizeLive(run: LiveRun): ActivitySummary {
     usage: run.usage,
     durationMs: run.durationMs,
     errorCode: run.error?.code,
+    restarted: run.error?.code === "interrupted" && run.error.retryable === false,
     toolCount: run.blocks.filter((b) => b.kind === "tool_call").length,
     searches: run.usage?.serverToolUses ? billed(run.usage, "web_search") : seen("web_search"),
     fetches: run.usage?.serverToolUses ? billed(run.usage, "web_fetch") : seen("web_fetch"),
