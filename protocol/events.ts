@@ -44,6 +44,7 @@ export interface EventMap {
   "task:created": TaskRef;
   "task:stream": TaskRef & { event: string; data: unknown };
   "task:progress": TaskRef & { iteration: number; feedback: string };
+  /** `task.verdict` holds the same verdict, for clients that read it later. */
   "task:evaluated": TaskRef & { accepted: boolean; feedback?: string; by?: string };
   "task:validated": TaskRef;
   "task:failed": TaskRef;

@@ -117,6 +117,18 @@ export interface Message {
   createdAt: number;
 }
 
+/** The latest judgement of a task's result, as its card shows it (task:evaluated reports each one). */
+export interface TaskVerdict {
+  accepted: boolean;
+  /** Who judged: "validator (claude-haiku-4-5)", "validator (offline rule)", "delegation". */
+  by?: string;
+  /** Why a result was rejected (it goes into the next iteration). */
+  feedback?: string;
+  /** The iteration judged. */
+  iteration: number;
+  at: number;
+}
+
 export interface Task {
   id: string;
   threadId: string;
@@ -128,6 +140,8 @@ export interface Task {
   maxIterations: number;
   currentIteration: number;
   costUsd: number;
+  /** The latest verdict on its result; null before the first. */
+  verdict: TaskVerdict | null;
   createdAt: number;
   updatedAt: number;
 }

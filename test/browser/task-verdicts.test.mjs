@@ -1,8 +1,8 @@
 // A delegated task's card shows the validator's latest verdict: who judged, a rejection's feedback,
-// the iteration, live as task:evaluated arrives.
+// the iteration, live as task:evaluated arrives, and still after a reload (the task keeps it).
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { createThread, marker, openThread, screenshot, script, send, until, useBrowser, waitForReply } from "./helpers.mjs";
+import { createThread, marker, openThread, screenshot, script, send, until, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
 
 const { it, newPage } = useBrowser();
 
@@ -48,6 +48,11 @@ describe("task verdicts", () => {
     await waitForReply(page, "The sub-agent is done.");
     await until(async () => /completed/.test(await page.locator(".task-strip").innerText()), { message: "the task never completed" });
     await screenshot(page, "16-task-verdict-accepted");
+
+    await page.reload();
+    await waitForChatReady(page);
+    await verdict.waitFor();
+    assert.equal((await verdict.innerText()).replace(/\s+/g, " "), accepted, "after a reload the card reads the same");
     assert.deepEqual(page.errors, []);
   });
 });

@@ -87,6 +87,12 @@ describe("the validator, with a model", () => {
       { accepted: true, feedback: undefined, by: HAIKU },
     ]);
     expect(ws.events("task:progress")[0].data).toMatchObject({ iteration: 1, feedback: "Needs a title line." });
+    // Each verdict is kept on the task, so a card read later shows it; the event carries it too.
+    expect(ws.events("task:evaluated").map((f) => f.data.task.verdict)).toMatchObject([
+      { accepted: false, feedback: "Needs a title line.", by: HAIKU, iteration: 1 },
+      { accepted: true, by: HAIKU, iteration: 2 },
+    ]);
+    expect(task.verdict).toEqual({ accepted: true, by: HAIKU, iteration: 2, at: expect.any(Number) });
     // The task thread keeps the feedback, as the prompt of its second iteration.
     const texts = (await messagesOf(task.threadId, "?kinds=text")).messages.map((m: any) => m.content);
     expect(texts.some((t: string) => t.includes("Feedback: Needs a title line."))).toBe(true);

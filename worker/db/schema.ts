@@ -3,6 +3,7 @@
 // (worker/thread/store/), which mirrors its rows here through an outbox, idempotently by id.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { TaskVerdict } from "../../protocol";
 
 const createdAt = () => integer("created_at").notNull();
 
@@ -83,6 +84,7 @@ export const tasks = sqliteTable(
     maxIterations: integer("max_iterations").notNull(),
     currentIteration: integer("current_iteration").notNull().default(0),
     costUsd: real("cost_usd").notNull().default(0),
+    verdict: text("verdict", { mode: "json" }).$type<TaskVerdict>(),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -31,6 +31,7 @@ export function toTask(r: TaskRow): Task {
     maxIterations: r.maxIterations,
     currentIteration: r.currentIteration,
     costUsd: r.costUsd,
+    verdict: r.verdict ?? null,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };

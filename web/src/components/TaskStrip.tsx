@@ -2,7 +2,6 @@ import type { Task } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { errorText } from "../api";
 import { Link, threadPath } from "../lib/router";
-import { useTaskVerdict } from "../queries/taskVerdicts";
 import { ACTIVE_TASK, tasksQuery, useCancelTask } from "../queries/tasks";
 
 export function TaskStatus({ task }: { task: Task }) {
@@ -40,9 +39,9 @@ export function CancelTask({ task }: { task: Task }) {
   );
 }
 
-/** The latest verdict on the task's result: accepted or rejected, by whom, and why (seen live). */
+/** The latest verdict on the task's result: accepted or rejected, by whom, and why. */
 export function TaskVerdictLine({ task }: { task: Task }) {
-  const verdict = useTaskVerdict(task.id);
+  const verdict = task.verdict;
   if (!verdict) return null;
   const { accepted, by, feedback, iteration } = verdict;
   return (

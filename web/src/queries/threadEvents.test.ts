@@ -1,24 +1,25 @@
+import type { Task } from "@protocol";
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { frame, task } from "../testing/fixtures";
 import { cacheThreadEvent } from "./threadEvents";
 
-const verdicts = (qc: QueryClient) => qc.getQueryData<Record<string, unknown>>(["taskVerdicts"]);
-
-describe("task verdicts from task:evaluated", () => {
-  it("keeps the latest verdict of each task, with who judged and why", () => {
+describe("task:evaluated", () => {
+  it("puts the task with its verdict into the lists that show it, and an older copy never undoes it", () => {
     const qc = new QueryClient();
-    const evaluated = (iteration: number, accepted: boolean, at: number, feedback?: string) =>
-      frame("task:evaluated", { threadId: "thr_1", task: task({ currentIteration: iteration }), accepted, by: "validator (claude-haiku-4-5)", feedback }, 1, at);
-    cacheThreadEvent(qc, evaluated(1, false, 1_000, "Give sources."));
-    expect(verdicts(qc)).toEqual({
-      task_1: { accepted: false, by: "validator (claude-haiku-4-5)", feedback: "Give sources.", iteration: 1, at: 1_000 },
-    });
-    cacheThreadEvent(qc, evaluated(2, true, 3_000));
-    expect(verdicts(qc)?.task_1).toMatchObject({ accepted: true, iteration: 2 });
-    // A late copy of an older verdict (the other thread's socket) does not undo the newer one.
+    const key = ["tasks", { threadId: "thr_1" }];
+    qc.setQueryData(key, [task()]);
+    const verdict = (iteration: number, accepted: boolean, feedback?: string) => ({ accepted, by: "validator (claude-haiku-4-5)", feedback, iteration, at: iteration });
+    const evaluated = (iteration: number, accepted: boolean, updatedAt: number, feedback?: string) =>
+      frame("task:evaluated", { threadId: "thr_1", task: task({ currentIteration: iteration, updatedAt, verdict: verdict(iteration, accepted, feedback) }), accepted, feedback });
+    const shown = () => qc.getQueryData<Task[]>(key)?.[0]?.verdict;
     cacheThreadEvent(qc, evaluated(1, false, 2_000, "Give sources."));
-    expect(verdicts(qc)?.task_1).toMatchObject({ accepted: true, iteration: 2 });
+    expect(shown()).toEqual(verdict(1, false, "Give sources."));
+    cacheThreadEvent(qc, evaluated(2, true, 4_000));
+    expect(shown()).toMatchObject({ accepted: true, iteration: 2 });
+    // A late copy of the older verdict (the other thread's socket) does not undo the newer one.
+    cacheThreadEvent(qc, evaluated(1, false, 2_000, "Give sources."));
+    expect(shown()).toMatchObject({ accepted: true, iteration: 2 });
   });
 });
 

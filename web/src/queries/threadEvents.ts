@@ -1,13 +1,12 @@
 import type { EventFrame } from "@protocol";
 import type { QueryClient } from "@tanstack/react-query";
 import { contextChanged } from "./contextFiles";
-import { putVerdict } from "./taskVerdicts";
 import { putTask } from "./tasks";
 import { putThread, threadKeys, touchThread } from "./threads";
 
 /**
  * What a thread's socket events change beyond the chat itself: the thread, the thread lists, tasks
- * and their verdicts, the context files (which the model's memory tool writes).
+ * (with their verdicts), the context files (which the model's memory tool writes).
  */
 export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
   switch (frame.event) {
@@ -21,12 +20,8 @@ export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
       // The notifying task thread's status changed: the list shows it.
       void qc.invalidateQueries({ queryKey: threadKeys.all });
       break;
-    case "task:evaluated":
-      putVerdict(qc, frame.data, frame.timestamp);
-      putTask(qc, frame.data.task);
-      void qc.invalidateQueries({ queryKey: threadKeys.all });
-      break;
     case "task:created":
+    case "task:evaluated":
     case "task:validated":
     case "task:failed":
       putTask(qc, frame.data.task);

@@ -31,6 +31,7 @@ export function task(over: Partial<Task> = {}): Task {
     maxIterations: 5,
     currentIteration: 1,
     costUsd: 0,
+    verdict: null,
     createdAt: 1_000,
     updatedAt: 1_000,
     ...over,

@@ -140,10 +140,11 @@ export const delegationPlugin: PluginDefinition<Settings> = {
       else if (!result.trim()) verdict = { accepted: false, feedback: "The result was empty.", plugin: "delegation" };
       else verdict = await ctx.tasks.validate(task, result);
       const parent = task.parentThreadId!;
-      // The verdict as the task's card shows it: who judged, and a rejection's feedback.
+      // The verdict as the task's card shows it (who judged, a rejection's feedback), kept on the task.
       const shown = verdict.accepted
         ? { accepted: true, ...(verdict.by && { by: verdict.by }) }
         : { accepted: false, feedback: verdict.feedback, by: verdict.by ?? verdict.plugin };
+      task = await updateTask(ctx, task.id, { verdict: { ...shown, iteration, at: Date.now() } });
       for (const threadId of [parent, task.threadId]) {
         await ctx.broadcast(threadId, "task:evaluated", { threadId, task, ...shown });
       }

@@ -96,6 +96,7 @@ export async function delegate(
     result: null,
     model,
     depth,
+    verdict: null,
     // The setting is a ceiling: a request may ask for fewer iterations, never more.
     maxIterations: Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), limits.maxIterations),
     currentIteration: 1,
