@@ -8,7 +8,7 @@
 // trip (a primary one region away), and the table prints both side by side.
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
-import { cacheablePrefix, coldRuns, fanout, firstPost, latency, manyThreads } from "./bench/scenarios.mjs";
+import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads } from "./bench/scenarios.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -30,6 +30,7 @@ async function measure(upstream, vars, { withFanout }) {
     const lat = await latency(app.base, upstream, opts);
     const cold = await coldRuns(app.base, upstream, 10);
     const rows = [
+      ["a request that does nothing, round trip (ms)", stats(await floor(app.base, opts.runs))],
       ["POST → upstream request (ms)", stats(lat.overhead)],
       ["upstream delta → socket delta, every token (ms)", stats(lat.tokenLatency)],
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],

@@ -25,6 +25,20 @@ export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
   return out;
 }
 
+/**
+ * The floor under every other figure: a request that does nothing (GET /api/health, answered by the
+ * Worker without the object), round trip through `wrangler dev`'s local proxy.
+ */
+export async function floor(base, runs) {
+  const out = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const t = now();
+    await api(base, "/api/health");
+    if (i >= 3) out.push(now() - t);
+  }
+  return out;
+}
+
 /** New threads' first runs: their objects have no step-0 inputs yet (the cold path). */
 export async function coldRuns(base, upstream, count) {
   const runIds = [];
