@@ -29,7 +29,7 @@ export const MemoryLine = memo(function MemoryLine({
   const reading = action.startsWith("Read");
   const body = result?.isError ? null : reading ? (result?.content ?? null) : detail;
   return (
-    <div className={`memory-line is-${state}`} data-testid="memory-activity" data-state={state} data-tool-use-id={toolUseId}>
+    <div className={`tool-card memory-line is-${state}`} data-testid="memory-activity" data-state={state} data-tool-use-id={toolUseId}>
       <div className="memory-head">
         <span className={"memory-icon" + (state === "running" ? " pulse" : "")} aria-hidden="true">
           {reading ? "☰" : "✎"}

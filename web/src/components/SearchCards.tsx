@@ -33,7 +33,7 @@ export const SearchCard = memo(function SearchCard({ call }: { call: WebCall }) 
   const more = call.sources.length - shown.length;
   return (
     <div
-      className={`search-card is-${state}`}
+      className={`tool-card search-card is-${state}`}
       data-testid="search-card"
       data-tool={call.toolName}
       data-state={state}
