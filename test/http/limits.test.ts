@@ -86,6 +86,48 @@ describe("daily spend cap", () => {
     expect((await as(users.other)(`/api/threads/${theirs.id}/messages`, { body: { content: "cheap" } })).status).toBe(202);
   });
 
+  it("checks again as each run starts: a message queued before the cap was passed is not answered", async () => {
+    const { users, as, tokenEnv } = tokenUsers("queued");
+    const call = as(users.queued);
+    const thread = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.queued.token}` });
+    const [costly, waiting] = [marker("costly"), marker("waiting")];
+    await script(costly, [{ kind: "text", text: "An expensive answer.", usage: { output_tokens: 4_000_000 }, firstByteDelayMs: 300 }]);
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `spend ${costly}` } })).status).toBe(202);
+    // Accepted while the first run is under way and the user is still under the cap.
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `then ${waiting}` } })).status).toBe(202);
+    await ws.waitForRunEnd(2, 15_000);
+    const [error] = ws.events("pipeline:error");
+    expect(error.data).toMatchObject({ code: "rate_limited", retryable: false, message: expect.stringContaining("$50.00") });
+    expect(ws.events("pipeline:complete")).toHaveLength(1);
+    expect(await upstreamRequests(waiting)).toHaveLength(0);
+    ws.close();
+  });
+
+  it("ends a delegated task whose next iteration would pass the cap, saying so", async () => {
+    const { users, as, tokenEnv } = tokenUsers("delegator");
+    const call = as(users.delegator);
+    await env.DB.prepare(
+      "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', 49.5, 'completed', ?)",
+    )
+      .bind(`run_${crypto.randomUUID()}`, users.delegator.id, Date.now())
+      .run();
+    const [p, c] = [marker("parent"), marker("child")];
+    // The first iteration costs $1.50 (under the task's own cap) and answers nothing, so it is
+    // rejected and a second would run, past the user's $50 for the day.
+    await script(c, [{ kind: "text", text: " ", usage: { output_tokens: 100_000 } }]);
+    await script(p, [{ kind: "text", text: `On it.\n/delegate find the figures ${c}` }]);
+    const parent = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${parent.id}/ws`, { authorization: `Bearer ${users.delegator.token}` });
+    expect((await call(`/api/threads/${parent.id}/messages`, { body: { content: `delegate ${p}` } })).status).toBe(202);
+    await ws.waitFor((f) => f.some((x) => x.event === "task:failed"), 20_000, "the task's end");
+    const task = ws.events("task:failed")[0].data.task;
+    expect(task).toMatchObject({ status: "failed", currentIteration: 2, result: expect.stringContaining("daily spend cap") });
+    // The second iteration never reached the model.
+    expect(await upstreamRequests(c)).toHaveLength(1);
+    ws.close();
+  });
+
   it("counts what the user spent in other threads today: a new thread's first post is refused", async () => {
     const { users, as } = tokenUsers("elsewhere");
     await env.DB.prepare(

@@ -129,6 +129,10 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
   const beforeInvoke = <T>(work: T | Promise<T>) => abortable(work, req.signal);
   try {
     await beforeInvoke(plugins.notify("onPipelineStart", run));
+    // The spend cap again, as the run starts: a queued message, or a task's next iteration, was let in
+    // before the spend that passed the cap (no D1 here unless the user is near the cap).
+    const overCap = await beforeInvoke(deps.spend.check(run.ownerId));
+    if (overCap) throw new RunError("rate_limited", overCap.message, false);
 
     // Step 1: plugins hear of the message; they cannot change it.
     await beforeInvoke(plugins.notify("onMessage", run.message, run));

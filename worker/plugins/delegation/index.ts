@@ -133,6 +133,14 @@ export const delegationPlugin: PluginDefinition<Settings> = {
           return;
         }
       }
+      if (outcome.error?.code === "rate_limited" && !outcome.error.retryable) {
+        // The owner's daily spend cap: every further iteration would be refused the same way.
+        const reason = outcome.error.message;
+        const capped = await updateTask(ctx, row.id, { costUsd: spent });
+        await ctx.tasks.failed(capped, reason);
+        await finishTask(ctx, capped, { status: "failed", result: reason, event: "task:failed" }, true);
+        return;
+      }
       let task = await updateTask(ctx, row.id, { costUsd: spent, status: "evaluating" });
       const result = outcome.result?.output ?? "";
       let verdict: TaskVerdict;
