@@ -92,7 +92,8 @@ describe("GET /api/threads/:id/export", () => {
 });
 
 describe("the thread's instructions and the base prompt", () => {
-  it("put the header, the kind's instruction, the instructions, then the context, from the next run on", async () => {
+  it("lay the system prompt out from the most stable to the least: a rename or new instructions keep the cached block", async () => {
+    await api("/api/context/style.md", { method: "PUT", body: { content: "The user writes in British English." } });
     const thread = await createThread({ name: "Poems", kind: "primary" });
     const m = marker("instr");
     const ws = await talk(thread.id, [`before ${m}`]);
@@ -100,14 +101,25 @@ describe("the thread's instructions and the base prompt", () => {
     expect((await patched.json<any>()).thread.instructions).toBe("Answer in haiku.");
     await api(`/api/threads/${thread.id}/messages`, { body: { content: `after ${m}` } });
     await ws.waitForRunEnd(2);
-    const [before, after] = (await upstreamRequests(m)).map((r) => r.body.system[0].text as string);
-    expect(before.startsWith(`[Thread: ${thread.id} | Poems (primary)]\n\n`)).toBe(true);
-    expect(before).not.toContain("haiku");
-    expect(after.startsWith(`[Thread: ${thread.id} | Poems (primary)]\n\n`)).toBe(true);
-    const at = (s: string) => after.indexOf(s);
-    expect(at("# Instructions for this thread\n\nAnswer in haiku.")).toBeGreaterThan(at("primary thread"));
-    // What came before the instructions is byte for byte what the first request began with.
-    expect(after.startsWith(before.slice(0, at("# Instructions")))).toBe(true);
+    await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { name: "Haiku" } });
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: `renamed ${m}` } });
+    await ws.waitForRunEnd(3);
+    const [before, after, renamed] = (await upstreamRequests(m)).map((r) => r.body.system);
+
+    // The first block: the header, the kind's instruction, then the context; cached, and byte for
+    // byte the same in every request.
+    const stable = before[0].text as string;
+    expect(stable.startsWith(`[Thread: ${thread.id} (primary)]\n\nThis is the user's primary thread`)).toBe(true);
+    expect(stable).toContain("## style.md\n\nThe user writes in British English.");
+    expect(stable).not.toContain("Poems");
+    expect(before[0].cache_control).toEqual({ type: "ephemeral" });
+    expect(after[0]).toEqual(before[0]);
+    expect(renamed[0]).toEqual(before[0]);
+    // The last block: what a person changes, the name and the instructions (from the next run on).
+    expect(before[1]).toEqual({ type: "text", text: 'This thread is named "Poems".' });
+    expect(after[1]).toEqual({ type: "text", text: 'This thread is named "Poems".\n\n# Instructions for this thread\n\nAnswer in haiku.' });
+    expect(renamed[1].text).toBe('This thread is named "Haiku".\n\n# Instructions for this thread\n\nAnswer in haiku.');
+    await api("/api/context/style.md", { method: "DELETE" });
     ws.close();
   });
 

@@ -9,7 +9,7 @@ const offlineEnv = {} as Env;
 function request(prompt: string, events: StreamEvent[], tools = [{ name: "time__current_time", description: "time", input_schema: { type: "object" as const } }]) {
   return {
     model: "claude-sonnet-4-6",
-    system: "",
+    system: [],
     prompt,
     history: [],
     tools,

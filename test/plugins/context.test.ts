@@ -14,13 +14,12 @@ async function put(call: Call, path: string, content: string) {
   return (await res.json<{ file: any }>()).file;
 }
 
-/** The system block of an upstream request: its text, and the block itself. */
+/** The stable system block of an upstream request (the plugins' part): its text, and the block itself. */
 function systemOf(body: any): { text: string; block: any } {
   const block = Array.isArray(body.system) ? body.system[0] : undefined;
   return { text: block?.text ?? "", block };
 }
 
-/** The context plugin's section (it is the first thing in `system`). */
 /** The context section of the system prompt (after the base prompt, before the delegation guide). */
 const contextSection = (body: any) => systemOf(body).text.split(SEP).find((s) => s.startsWith("# Context")) ?? "";
 
@@ -158,7 +157,9 @@ describe("context in the system prompt", () => {
     const body = await oneRun(user);
     const { text, block } = systemOf(body);
     expect(block).toEqual({ type: "text", text, cache_control: { type: "ephemeral" } });
-    expect(body.system).toHaveLength(1);
+    // The second block is the thread's own (its name and instructions), after the context.
+    expect(body.system).toHaveLength(2);
+    expect(body.system[1].text).toMatch(/^This thread is named /);
     expect(contextSection(body)).toBe(
       [
         "# Context",

@@ -150,6 +150,7 @@ describe("a run's events", () => {
     expect(req.headers["anthropic-version"]).toBeTruthy();
     expect(req.body.system).toEqual([
       { type: "text", text: expect.stringContaining("# Context\n\n## memory.md\n\nThe user likes tea."), cache_control: { type: "ephemeral" } },
+      { type: "text", text: `This thread is named "${thread.name}".` },
     ]);
     expect(req.body.tools.map((t: any) => t.name)).toContain("time__current_time");
     await api("/api/context/memory.md", { method: "DELETE" });

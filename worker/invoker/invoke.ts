@@ -18,8 +18,8 @@ import {
 
 export interface InvokeRequest {
   model: string;
-  /** Stable context; sent as a cached system block. */
-  system: string;
+  /** The system prompt's blocks, most stable first: the first is cached, the later ones follow it. */
+  system: readonly string[];
   /** This turn's user text. */
   prompt: string;
   /** Blocks that go before the text in this turn's user message (attachment references). */
@@ -85,6 +85,7 @@ export class Invoker {
   async ask(req: { model: string; system: string; prompt: string; maxTokens: number; signal?: AbortSignal }): Promise<{ text: string; usage: Usage }> {
     const result = await this.invoke({
       ...req,
+      system: [req.system],
       history: [],
       tools: [],
       runTool: async () => ({ content: "No tools here.", isError: true }),

@@ -1,5 +1,5 @@
-// One request's parameters, from the conversation and the model's catalog entry: the cached system
-// block, a moving cache breakpoint on the last turn of the history, thinking as the model takes it,
+// One request's parameters, from the conversation and the model's catalog entry: the system blocks
+// (a breakpoint on the first, the stable one), a moving cache breakpoint on the last turn of the history, thinking as the model takes it,
 // and the compaction edit where it is on.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelInfo } from "../../protocol";
@@ -10,7 +10,8 @@ export const COMPACTION_BETA = "compact-2026-01-12";
 
 export interface RequestSpec {
   model: string;
-  system: string;
+  /** Most stable first. */
+  system: readonly string[];
   /** The whole conversation of this request, prepared (attachments' bytes in). */
   messages: ApiMessage[];
   /** How many of `messages` are the history (the breakpoint goes on the last of them). */
@@ -77,7 +78,10 @@ export function buildParams(spec: RequestSpec): Anthropic.MessageCreateParamsStr
     messages: messages as Anthropic.MessageParam[],
     stream: true,
   };
-  if (spec.system) params.system = [{ type: "text", text: spec.system, cache_control: { type: "ephemeral" } }];
+  // A breakpoint on the stable block: when a later block changes (a rename), the history's breakpoint
+  // misses, and the API finds this one's entry by looking back over the block boundaries.
+  const system = spec.system.filter((text) => text.length > 0);
+  if (system.length) params.system = system.map((text, i) => (i === 0 ? { type: "text", text, cache_control: { type: "ephemeral" } } : { type: "text", text }));
   if (spec.tools.length) {
     params.tools = spec.tools;
     if (spec.toolsOff) params.tool_choice = { type: "none" };

@@ -1,6 +1,7 @@
-// Step 2 (the seed's assemblePrompt): the base prompt names the thread. Its system part is the most
-// stable text of every request (the header and the kind's instruction, then the thread's own
-// instructions), so plugins append after it and a new turn changes only the end of the request.
+// Step 2 (the seed's assemblePrompt): the base prompt names the thread. The system prompt is laid out
+// from the most stable text to the least, so that a change keeps the cached prefix before it: this
+// base (the thread's id and kind, which never change), then what plugins append (guides, context
+// files), and last, in a block of its own, what a person changes: the thread's name and instructions.
 import type { Thread, ThreadKind } from "../../protocol";
 import type { StructuredPrompt } from "../plugins/contract";
 
@@ -11,8 +12,13 @@ const KIND_INSTRUCTIONS: Record<ThreadKind, string> = {
   cron: "This thread runs on a schedule; no one may be reading as you answer.",
 };
 
-export function basePrompt(thread: Pick<Thread, "id" | "name" | "kind" | "instructions">, content: string): StructuredPrompt {
-  const parts = [`[Thread: ${thread.id} | ${thread.name} (${thread.kind})]`, KIND_INSTRUCTIONS[thread.kind]];
+export function basePrompt(thread: Pick<Thread, "id" | "kind">, content: string): StructuredPrompt {
+  return { system: `[Thread: ${thread.id} (${thread.kind})]\n\n${KIND_INSTRUCTIONS[thread.kind]}`, prompt: content };
+}
+
+/** The last system block: the thread's name (titles rename a new thread) and its instructions. */
+export function threadSection(thread: Pick<Thread, "name" | "instructions">): string {
+  const parts = [`This thread is named "${thread.name}".`];
   if (thread.instructions.trim()) parts.push(`# Instructions for this thread\n\n${thread.instructions.trim()}`);
-  return { system: parts.join("\n\n"), prompt: content };
+  return parts.join("\n\n");
 }

@@ -10,6 +10,7 @@ import { InvokeFailure } from "../invoker/invoke";
 import { thinkingFor } from "../invoker/request";
 import type { InvokeResult } from "../invoker/types";
 import type { RunInfo, StructuredPrompt } from "../plugins/contract";
+import { threadSection } from "./base-prompt";
 import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
 import type { PipelineDeps } from "./pipeline";
 import type { MessageRecord } from "./store/messages";
@@ -32,7 +33,9 @@ export async function callModel(
   const thinking = invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens);
   const attachments = message.attachments?.map(refBlock) ?? [];
   const tools = deps.plugins.tools();
-  const fixed = fixedTokens(prompt.system, prompt.prompt, attachments, tools);
+  // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
+  const system = [prompt.system, threadSection(run.thread)];
+  const fixed = fixedTokens(system.join("\n\n"), prompt.prompt, attachments, tools);
   const turns = sinceCompaction(deps.view.before(message.parentId).turns);
 
   for (let attempt = 0; ; attempt++) {
@@ -43,7 +46,7 @@ export async function callModel(
     try {
       const result = await invoker.invoke({
         model: run.model,
-        system: prompt.system,
+        system,
         prompt: prompt.prompt,
         attachments,
         prepare: deps.files.prepare,
