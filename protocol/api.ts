@@ -1,6 +1,6 @@
 // The HTTP half of PROTOCOL.md as one route map: what each route takes and answers. The Worker's
-// routes answer through `Reply<R>` (worker/http/reply.ts) and the web app's client is typed from the
-// same map, so both sides compile against one declaration.
+// routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
+// typed from the same map, so both sides compile against one declaration.
 import type {
   Attachment,
   ContextFile,

@@ -5,6 +5,15 @@ import type { Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } fr
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
 
+/** What a tool answered (a tool_result, as the model gets it). */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+/** The close code of a socket whose credential (an Access JWT) expired: sign in again, then reconnect. */
+export const CREDENTIAL_EXPIRED = 4001;
+
 /**
  * What the model produced, as it arrives (pipeline:stream's `type` and its fields). `tool_call` and
  * `tool_result` are the app's tools (plugin tools, memory); `server_tool_call` and
@@ -15,7 +24,7 @@ export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
   | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown }
-  | { type: "tool_result"; toolUseId: string; toolName: string; content: string; isError: boolean }
+  | ({ type: "tool_result"; toolUseId: string; toolName: string } & ToolOutcome)
   | { type: "server_tool_call"; toolUseId: string; toolName: string; input: unknown }
   | { type: "server_tool_result"; toolUseId: string; toolName: string; sources: WebSource[]; error?: string }
   | { type: "citations"; at: number; citations: Citation[] };

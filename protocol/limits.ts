@@ -4,6 +4,9 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_CONTENT_CHARS = 100_000;
 export const MAX_CLIENT_MESSAGE_ID = 128;
 export const MAX_INSTRUCTIONS_CHARS = 20_000;
+export const MAX_CONTEXT_FILE_CHARS = 200_000;
+/** The folder of the owner's context files that the memory tool works on: the assistant's own notes. */
+export const MEMORY_DIR = "memories";
 /** GET messages' default page, and the branch a thread:updated carries after a branch change. */
 export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;

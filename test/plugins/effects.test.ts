@@ -139,7 +139,7 @@ describe("a faulty plugin", () => {
         expect(end.data).toMatchObject({ commandsHandled: [], commandsUnhandled: ["nothing-here"] });
         expect(called).toEqual(new Set(["onPipelineStart", "onMessage", "onBeforeInvoke", "onStreamEvent", "onAfterInvoke", "onBroadcast", "onCommand", "onPipelineComplete"]));
 
-        // Delivered (web's onBroadcast ran after the throwing one), every step announced.
+        // Delivered (the core sends frames; a throwing onBroadcast stops nothing), every step announced.
         const steps = ws.events("pipeline:step").map((f) => f.data.step);
         expect(steps).toEqual(["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"]);
         expect(ws.events("chat:message").map((f) => f.data.message.role)).toEqual(["user", "assistant"]);

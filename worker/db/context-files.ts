@@ -1,14 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "./client";
 import { contextFiles } from "./schema";
-
-export type ContextFileInfo = { path: string; bytes: number; updatedAt: number };
-
-/** The folder of the owner's context files that the memory tool works on (the model's own notes). */
-export const MEMORY_DIR = "memories";
-
-/** The longest file the context page and the memory tool write. */
-export const MAX_CONTEXT_FILE_CHARS = 200_000;
+import type { ContextFileInfo } from "../../protocol";
 
 /** A relative path of plain segments: no empty, dot or dot-dot segments, no backslashes. */
 export function isContextPath(path: string): boolean {

@@ -16,6 +16,7 @@ import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
 import { rateLimit } from "./rate-limit";
+import { reply } from "./reply";
 
 export const app = new Hono<AppEnv>();
 
@@ -56,7 +57,7 @@ app.get("/api/health", (c) => {
     model: { provider: providerOf(c.env), default: configOf(c.env).defaultModel },
     auth: { mode: configOf(c.env).authMode as Health["auth"]["mode"], userId: c.var.userId, admin: isAdmin(c.env, c.var.userId) },
   };
-  return c.json(health);
+  return reply(c, "GET /api/health", health);
 });
 app.post("/api/threads", rateLimit("THREAD_LIMITER", "new threads"));
 for (const path of ["/api/threads/:id/messages", "/api/threads/:id/messages/:messageId/*", "/api/chat"]) {

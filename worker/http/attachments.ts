@@ -12,6 +12,7 @@ import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { matchesType } from "./sniff";
 import { queryParams } from "./validate";
+import { reply } from "./reply";
 
 const query = z.object({ name: z.string().trim().min(1).max(200).optional() });
 
@@ -66,7 +67,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
     await db.insert(attachments).values({ ...file, ownerId: who.userId });
     const attachment = fromRoom(await roomStub(c.env, who.threadId).addFile(who, file));
-    return c.json({ attachment }, 201);
+    return reply(c, "POST /api/threads/:id/attachments", { attachment }, 201);
   })
   .get("/:id/attachments/:attachmentId", async (c) => {
     const file = fromRoom(await roomStub(c.env, c.req.param("id")).file(callerOf(c), c.req.param("attachmentId")));

@@ -4,6 +4,7 @@ import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_CLIENT_MESSAGE_ID, MAX_CONTENT_CHARS, 
 import type { Accepted } from "../thread/intake";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { reply } from "./reply";
 import { jsonBody } from "./validate";
 
 const content = z
@@ -20,9 +21,9 @@ const regenerateBody = z.strictObject({ clientMessageId });
 const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
 
 /** 202 for a message just accepted; 200 for a clientMessageId seen before (nothing runs again). */
-function answerAccepted(c: Context<AppEnv>, reply: Accepted) {
-  const { message, duplicate } = fromRoom(reply);
-  return c.json({ message }, duplicate ? 200 : 202);
+function answerAccepted(c: Context<AppEnv>, accepted: Accepted) {
+  const { message, duplicate } = fromRoom(accepted);
+  return reply(c, "POST /api/threads/:id/messages", { message }, duplicate ? 200 : 202);
 }
 
 /** Hands the message to its thread's object, which stores it before answering: no D1 on the way. */
@@ -48,9 +49,9 @@ export const chatRoutes = new Hono<AppEnv>()
   })
   .put("/threads/:id/head", async (c) => {
     const { messageId } = await jsonBody(c, headBody);
-    return c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).setHead(callerOf(c), messageId)) });
+    return reply(c, "PUT /api/threads/:id/head", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).setHead(callerOf(c), messageId)) });
   })
-  .post("/threads/:id/stop", async (c) => c.json(fromRoom(await roomStub(c.env, c.req.param("id")).stop(callerOf(c))), 202))
+  .post("/threads/:id/stop", async (c) => reply(c, "POST /api/threads/:id/stop", fromRoom(await roomStub(c.env, c.req.param("id")).stop(callerOf(c))), 202))
   .get("/threads/:id/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
       throw new ApiError("invalid_request", "This route takes a WebSocket upgrade", { issues: [] });
@@ -70,7 +71,7 @@ export const chatRoutes = new Hono<AppEnv>()
   })
   .post("/ws-ticket", async (c) => {
     const { threadId } = await jsonBody(c, ticketBody);
-    return c.json(fromRoom(await roomStub(c.env, threadId).issueTicket(callerOf(c, threadId), c.var.expiresAt)), 201);
+    return reply(c, "POST /api/ws-ticket", fromRoom(await roomStub(c.env, threadId).issueTicket(callerOf(c, threadId), c.var.expiresAt)), 201);
   })
   .post("/prewarm", async (c) => {
     const { threadId } = await jsonBody(c, prewarmBody);

@@ -1,18 +1,18 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
+import { MAX_CONTEXT_FILE_CHARS } from "../../protocol";
 import { database } from "../db/client";
-import { deleteContextFile, getContextFile, isContextPath, listContextFiles, MAX_CONTEXT_FILE_CHARS, putContextFile } from "../db/context-files";
-import { ApiError, notFound } from "./errors";
-import type { AppEnv } from "./app-env";
-import { jsonBody } from "./validate";
-import { announceChange } from "./announce";
+import { deleteContextFile, getContextFile, isContextPath, listContextFiles, putContextFile, readContextFiles } from "../db/context-files";
 import { configOf } from "../env";
 import { deploymentModels } from "../invoker/client";
 import { contextBudgetBytes, contextSettings } from "../plugins/context";
 import { cutToFit, selectContextFiles } from "../plugins/context/format";
 import { syncPluginConfigs } from "../plugins/registry";
-import { readContextFiles } from "../db/context-files";
-import type { Context } from "hono";
+import { announceChange } from "./announce";
+import type { AppEnv } from "./app-env";
+import { ApiError, notFound } from "./errors";
+import { reply } from "./reply";
+import { jsonBody } from "./validate";
 
 /** The files the context plugin cuts to fit a thread on the default model (the context page shows them). */
 async function filesCut(c: Context<AppEnv>): Promise<string[]> {
@@ -43,19 +43,19 @@ export const contextFileRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const db = database(c.env);
     const [files, cut] = await Promise.all([listContextFiles(db, c.var.userId), filesCut(c)]);
-    return c.json({ files, cut });
+    return reply(c, "GET /api/context", { files, cut });
   })
   .get("/:path{.+}", async (c) => {
     const file = await getContextFile(database(c.env), c.var.userId, pathOf(c.req.url));
     if (!file) throw notFound("No such context file");
-    return c.json({ file: { path: file.path, content: file.content, bytes: file.bytes, updatedAt: file.updatedAt } });
+    return reply(c, "GET /api/context/:path", { file: { path: file.path, content: file.content, bytes: file.bytes, updatedAt: file.updatedAt } });
   })
   .put("/:path{.+}", async (c) => {
     const path = pathOf(c.req.url);
     const { content } = await jsonBody(c, putBody);
     const row = await putContextFile(database(c.env), c.var.userId, path, content);
     await announceChange(c, c.var.userId);
-    return c.json({ file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
+    return reply(c, "PUT /api/context/:path", { file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
   })
   .delete("/:path{.+}", async (c) => {
     if (!(await deleteContextFile(database(c.env), c.var.userId, pathOf(c.req.url)))) throw notFound("No such context file");

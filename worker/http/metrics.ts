@@ -9,6 +9,7 @@ import { agentRuns, threads } from "../db/schema";
 import { toRun } from "../db/shapes";
 import type { AppEnv } from "./app-env";
 import { limitParam, queryParams } from "./validate";
+import { reply } from "./reply";
 
 const query = z.object({
   threadId: z.string().min(1).optional(),
@@ -49,7 +50,7 @@ export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
       .where(and(eq(agentRuns.ownerId, c.var.userId), gte(agentRuns.startedAt, utcDayStart(Date.now())))),
   ]);
   const limits: UsageLimits = { spentTodayUsd: Math.round(today.usd * 1e6) / 1e6, dailyCapUsd: configOf(c.env).dailyCostUsd };
-  return c.json({
+  return reply(c, "GET /api/metrics", {
     runs: runs.map((r) => toRun(r.run, r.threadName)),
     totals: { ...totals, costUsd: Math.round(totals.costUsd * 1e6) / 1e6 },
     limits,

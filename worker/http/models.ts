@@ -3,11 +3,12 @@ import { configOf } from "../env";
 import { deploymentModels } from "../invoker/client";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { reply } from "./reply";
 
 /** GET /api/models: the models a thread may use, as the Models API reports them. */
 export const modelRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const config = configOf(c.env);
-  return c.json({ models: await deploymentModels(c.env, config), default: config.defaultModel });
+  return reply(c, "GET /api/models", { models: await deploymentModels(c.env, config), default: config.defaultModel });
 });
 
 /** A thread's model must be one the deployment offers; anything else is a 400 naming the field. */

@@ -11,6 +11,7 @@ import { isAdmin } from "./auth";
 import { ApiError, notFound, zodIssues } from "./errors";
 import type { AppEnv } from "./app-env";
 import { jsonBody } from "./validate";
+import { reply } from "./reply";
 
 const patchBody = z
   .strictObject({ enabled: z.boolean().optional(), settings: z.record(z.string(), z.unknown()).optional() })
@@ -39,7 +40,7 @@ function describe(config: PluginConfig) {
 export const pluginRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const configs = await syncPluginConfigs(database(c.env));
-    return c.json({ plugins: configs.map(describe) });
+    return reply(c, "GET /api/plugins", { plugins: configs.map(describe) });
   })
   .patch("/:name", async (c) => {
     // Plugins are the whole deployment's: one user may not change them for everyone.
@@ -68,5 +69,5 @@ export const pluginRoutes = new Hono<AppEnv>()
     }
     await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
     await announceChange(c);
-    return c.json({ plugin: describe({ ...config, enabled, settings }) });
+    return reply(c, "PATCH /api/plugins/:name", { plugin: describe({ ...config, enabled, settings }) });
   });

@@ -4,6 +4,7 @@ import { database } from "../db/client";
 import { ftsQuery, searchMessages } from "../db/search";
 import type { AppEnv } from "./app-env";
 import { limitParam, queryParams } from "./validate";
+import { reply } from "./reply";
 
 const query = z.object({
   q: z.string().trim().min(1, "give words to search for").max(500).refine((q) => ftsQuery(q) !== null, "give words to search for"),
@@ -12,5 +13,5 @@ const query = z.object({
 
 export const searchRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { q, limit } = queryParams(c, query);
-  return c.json({ results: await searchMessages(database(c.env), c.var.userId, q, limit) });
+  return reply(c, "GET /api/search", { results: await searchMessages(database(c.env), c.var.userId, q, limit) });
 });

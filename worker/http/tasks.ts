@@ -8,6 +8,7 @@ import { toTask } from "../db/shapes";
 import { fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError, notFound } from "./errors";
 import { queryParams } from "./validate";
+import { reply } from "./reply";
 
 const query = z.object({ threadId: z.string().min(1).optional(), status: z.enum(TASK_STATUSES).optional() });
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
@@ -19,7 +20,7 @@ export const taskRoutes = new Hono<AppEnv>()
     if (q.threadId) where.push(or(eq(tasks.threadId, q.threadId), eq(tasks.parentThreadId, q.threadId)));
     if (q.status) where.push(eq(tasks.status, q.status));
     const rows = await database(c.env).select().from(tasks).where(and(...where)).orderBy(desc(tasks.createdAt)).limit(500);
-    return c.json({ tasks: rows.map(toTask) });
+    return reply(c, "GET /api/tasks", { tasks: rows.map(toTask) });
   })
   .post("/:id/cancel", async (c) => {
     const db = database(c.env);
@@ -30,5 +31,5 @@ export const taskRoutes = new Hono<AppEnv>()
     // The task's own thread stops its run and lets the delegation plugin end the task on both threads.
     fromRoom(await roomStub(c.env, row.threadId).cancelTask({ threadId: row.threadId, userId: c.var.userId }, row.id));
     const task = await db.query.tasks.findFirst({ where: byId });
-    return c.json({ task: toTask(task ?? row) }, 202);
+    return reply(c, "POST /api/tasks/:id/cancel", { task: toTask(task ?? row) }, 202);
   });

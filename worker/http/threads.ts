@@ -13,6 +13,7 @@ import { checkModel } from "./models";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
+import { reply } from "./reply";
 
 const name = z.string().trim().min(1).max(200);
 const model = z.string().trim().min(1).max(100).regex(/^[\w.:@/-]+$/, "not a model name");
@@ -51,20 +52,20 @@ export const threadRoutes = new Hono<AppEnv>()
         model: body.model ?? configOf(c.env).defaultModel,
       }),
     );
-    return c.json({ thread }, 201);
+    return reply(c, "POST /api/threads", { thread }, 201);
   })
   .get("/", async (c) => {
     const q = queryParams(c, listQuery);
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
     if (cursor === null) throw new ApiError("invalid_request", "Invalid cursor", { issues: [] });
     const page = await listThreads(database(c.env), c.var.userId, { status: q.status, limit: q.limit, cursor });
-    return c.json({ threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+    return reply(c, "GET /api/threads", { threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   })
-  .get("/:id", async (c) => c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
+  .get("/:id", async (c) => reply(c, "GET /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
   .patch("/:id", async (c) => {
     const body = await jsonBody(c, patchBody);
     await checkModel(c, body.model);
-    return c.json({ thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
+    return reply(c, "PATCH /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
   })
   .delete("/:id", async (c) => {
     const who = callerOf(c);
@@ -79,5 +80,5 @@ export const threadRoutes = new Hono<AppEnv>()
   })
   .get("/:id/messages", async (c) => {
     const q = queryParams(c, messagesQuery);
-    return c.json(fromRoom(await roomStub(c.env, c.req.param("id")).messages(callerOf(c), q)));
+    return reply(c, "GET /api/threads/:id/messages", fromRoom(await roomStub(c.env, c.req.param("id")).messages(callerOf(c), q)));
   });

@@ -1,15 +1,8 @@
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "@anthropic-ai/sdk";
 
-/** PROTOCOL.md's pipeline:error codes. */
-export type RunErrorCode =
-  | "aborted"
-  | "timeout"
-  | "rate_limited"
-  | "overloaded"
-  | "upstream_error"
-  | "invalid_request"
-  | "interrupted"
-  | "internal";
+import type { RunErrorCode } from "../../protocol";
+
+export type { RunErrorCode };
 
 /** Why a run ended early, carried from the invoker up to the pipeline. */
 export class RunError extends Error {

@@ -37,10 +37,7 @@ export type BuiltinTool = Anthropic.WebSearchTool20250305 | Anthropic.WebFetchTo
 
 export type ModelTool = CustomTool | BuiltinTool;
 
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-}
+export type { ToolOutcome } from "../../protocol";
 
 export interface InvokeResult {
   /** All the text of the run, across tool turns. */

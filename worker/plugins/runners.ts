@@ -36,8 +36,8 @@ function report(logger: Logger, hook: string, plugin: string, err: unknown) {
 }
 
 /**
- * Notify: every hook is called, nothing is returned. Stays synchronous while the hooks are, so a
- * synchronous sink (the web plugin's onBroadcast) delivers frames in the order they were made.
+ * Notify: every hook is called, nothing is returned. Stays synchronous while the hooks are, so
+ * synchronous observers (onBroadcast) see frames in the order they were made.
  */
 export function runNotify<A extends unknown[]>(
   entries: HookEntry<(...args: A) => unknown>[],

@@ -1,5 +1,6 @@
 // The thread's hibernatable WebSockets: connect (ready, replay, then live), the frames clients send,
 // and close. Per-socket state lives in the socket's attachment, never in memory only.
+import { CREDENTIAL_EXPIRED } from "../../protocol";
 import type { Broadcaster } from "./broadcaster";
 import { frameFor, parseClientFrame } from "./socket-frames";
 import type { RoomStore } from "./store";
@@ -10,9 +11,6 @@ export interface SocketAttachment {
   /** When the credential it was opened with stops being valid (null: never); it closes then. */
   expiresAt: number | null;
 }
-
-/** The close code of a socket whose credential expired: the client signs in again, then reconnects. */
-export const CREDENTIAL_EXPIRED = 4001;
 
 export class SocketHub {
   constructor(

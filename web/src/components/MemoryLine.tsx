@@ -1,10 +1,7 @@
+import type { ToolOutcome } from "@protocol";
 import { memo, useState } from "react";
 import { describeMemoryCall } from "../lib/memoryActivity";
 
-export interface ToolOutcome {
-  content: string;
-  isError: boolean;
-}
 
 /**
  * A memory tool call and its outcome in one readable line ("Saved a note: /memories/prefs.md"),

@@ -1,9 +1,9 @@
+import type { ToolOutcome } from "@protocol";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Highlight } from "../hooks/useJumpToMessage";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
-import type { ToolOutcome } from "./MemoryLine";
 import { MessageItem } from "./MessageItem";
 import { PendingMessage } from "./PendingMessage";
 import { PipelineError } from "./PipelineError";

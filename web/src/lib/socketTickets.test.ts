@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { onUnauthorized, setAuthToken } from "../api";
-import { CREDENTIAL_EXPIRED, ticketedSocketUrls } from "./socketTickets";
+import { CREDENTIAL_EXPIRED } from "@protocol";
+import { ticketedSocketUrls } from "./socketTickets";
 
 let calls: { method: string; url: string; body?: unknown }[];
 let healthStatus: number;

@@ -8,10 +8,8 @@
 // unmounts the thread and so its socket); an answer means the user is still signed in, and the
 // socket reconnects with a fresh ticket.
 
+import { CREDENTIAL_EXPIRED } from "@protocol";
 import { request, threadSocketUrl } from "../api";
-
-/** The close code of a socket whose credential expired (the Worker's CREDENTIAL_EXPIRED). */
-export const CREDENTIAL_EXPIRED = 4001;
 
 export interface SocketUrls {
   /** The URL for the next attempt: a fresh ticket, and `since` as it is once the ticket is in hand. */

@@ -1,7 +1,8 @@
+import { MEMORY_DIR } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorText } from "../api";
-import { contextFilesQuery, NOTES_DIR, useContextFilesLive } from "../queries/contextFiles";
+import { contextFilesQuery, useContextFilesLive } from "../queries/contextFiles";
 import { ContextFileEditor } from "./ContextFileEditor";
 import { ContextFileList } from "./ContextFileList";
 
@@ -19,8 +20,9 @@ export default function ContextPage() {
   };
 
   const list = [...(files.data?.files ?? [])].sort((a, b) => a.path.localeCompare(b.path));
-  const notes = list.filter((f) => f.path.startsWith(NOTES_DIR));
-  const injected = list.filter((f) => !f.path.startsWith(NOTES_DIR));
+  const isNote = (path: string) => path.startsWith(`${MEMORY_DIR}/`);
+  const notes = list.filter((f) => isNote(f.path));
+  const injected = list.filter((f) => !isNote(f.path));
   const cut = files.data?.cut;
 
   return (

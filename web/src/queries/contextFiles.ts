@@ -16,8 +16,6 @@ const contextKeys = {
 /** How often the Context page asks again while visible (react-query pauses it in a hidden tab). */
 const POLL_MS = 5_000;
 
-/** The memory tool's folder: the model's own notes. */
-export const NOTES_DIR = "memories/";
 
 /** The files, and those the server cut to fit the model's window (`cut`: absent on older servers). */
 export const contextFilesQuery = queryOptions({

@@ -1,5 +1,4 @@
-import type { Message } from "../../../protocol";
-import { MEMORY_DIR } from "../../db/context-files";
+import { MEMORY_DIR, type Message } from "../../../protocol";
 
 export const PRIORITY_FILES = ["memory.md", "world-state.md", "thread-summaries.md", "inbox.md"];
 export const SECTION_SEPARATOR = "\n\n---\n\n";
