@@ -12,7 +12,8 @@ const content = z
   .max(MAX_CONTENT_CHARS)
   .refine((s) => s.trim().length > 0, "must not be empty");
 const clientMessageId = z.string().min(1).max(MAX_CLIENT_MESSAGE_ID).optional();
-const attachments = z.array(z.string().min(1).max(100)).max(MAX_ATTACHMENTS_PER_MESSAGE).optional();
+// Their number is checked after parsing: more than the limit is 413, like a file over its size.
+const attachments = z.array(z.string().min(1).max(100)).optional();
 const postBody = z.strictObject({ content, clientMessageId, attachments });
 const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId, attachments });
 const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
@@ -26,8 +27,17 @@ function answerAccepted(c: Context<AppEnv>, accepted: Accepted) {
   return reply(c, "POST /api/threads/:id/messages", { message }, duplicate ? 200 : 202);
 }
 
+function withinAttachmentLimit<B extends { attachments?: string[] }>(body: B): B {
+  const count = body.attachments?.length ?? 0;
+  if (count > MAX_ATTACHMENTS_PER_MESSAGE) {
+    throw new ApiError("too_large", `A message takes at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments; this one has ${count}`);
+  }
+  return body;
+}
+
 /** Hands the message to its thread's object, which stores it before answering: no D1 on the way. */
 async function post(c: Context<AppEnv>, threadId: string, body: PostMessageBody) {
+  withinAttachmentLimit(body);
   const input = { content: body.content, clientMessageId: body.clientMessageId, attachments: body.attachments, role: "user" as const, source: "web" };
   return answerAccepted(c, await roomStub(c.env, threadId).accept(callerOf(c, threadId), input));
 }
@@ -40,7 +50,7 @@ export const chatRoutes = new Hono<AppEnv>()
     return post(c, body.threadId, body);
   })
   .post("/threads/:id/messages/:messageId/edit", async (c) => {
-    const body = await jsonBody(c, postBody);
+    const body = withinAttachmentLimit(await jsonBody(c, postBody));
     return answerAccepted(c, await roomStub(c.env, c.req.param("id")).edit(callerOf(c), c.req.param("messageId"), { ...body, source: "web" }));
   })
   .post("/threads/:id/messages/:messageId/regenerate", async (c) => {
