@@ -3,7 +3,7 @@
 import { createExecutionContext, SELF } from "cloudflare:test";
 import { app } from "../../worker/http/app";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createThread, marker, script, settle, Socket } from "../helpers";
+import { createThread, marker, script, settle, Socket, until } from "../helpers";
 import { callApp, env, expectError, tokenUsers } from "./util";
 
 afterEach(async () => {
@@ -77,6 +77,8 @@ describe("X-Request-Id", () => {
     await ws.waitForRunEnd();
     ws.close();
     const runId = ws.events("pipeline:start")[0].data.runId;
+    // The last line of a run comes from its mirror flush, after the run's end.
+    await until(async () => lines.some((l) => l.includes(runId) && l.includes('"message":"run mirrored"')), (seen) => seen);
     const runLines = lines.filter((l) => l.includes(runId));
     expect(runLines.some((l) => l.includes('"message":"run finished"'))).toBe(true);
     for (const line of runLines) expect(JSON.parse(line).requestId, line).toBe(requestId);

@@ -47,7 +47,7 @@ export interface RoomParts {
   intake: Intake;
 }
 
-export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: string) => void): RoomParts {
+export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: string, requestId: string | null) => void): RoomParts {
   const config = configOf(env);
   const store = new RoomStore(ctx.storage);
   const d1Usage = newUsage();

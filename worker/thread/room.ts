@@ -29,7 +29,7 @@ export class ThreadRoom extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.p = buildParts(ctx, env, (runId) => this.afterRun(runId));
+    this.p = buildParts(ctx, env, (runId, requestId) => this.afterRun(runId, requestId));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
@@ -272,14 +272,14 @@ export class ThreadRoom extends DurableObject<Env> {
     return refusal && refuse(refusal.code, refusal.message, refusal.retryAfterSec);
   }
 
-  private afterRun(runId: string): void {
+  private afterRun(runId: string, requestId: string | null): void {
     const owner = this.p.store.thread.get()?.ownerId;
     if (!owner || this.closing) return;
     const before = this.p.d1Usage.roundTrips;
     const reads = combineReads(this.p.stepZero.revalidation(owner), this.p.spend.revalidation(owner));
     this.ctx.waitUntil(
       this.p.mirror.flush(reads).then(() => {
-        this.p.logger.info("run mirrored", { runId, d1RoundTrips: this.p.d1Usage.roundTrips - before });
+        this.p.logger.info("run mirrored", { runId, ...(requestId ? { requestId } : {}), d1RoundTrips: this.p.d1Usage.roundTrips - before });
       }),
     );
   }

@@ -22,8 +22,8 @@ export interface RunQueueDeps {
   pipeline: PipelineDeps;
   alarms: Alarms;
   d1: D1Usage;
-  /** After each run: the mirror flush, off the run's path. */
-  afterRun(runId: string): void;
+  /** After each run: the mirror flush, off the run's path (`requestId`: the request that queued it). */
+  afterRun(runId: string, requestId: string | null): void;
 }
 
 export class RunQueue {
@@ -130,7 +130,7 @@ export class RunQueue {
     } finally {
       clearTimeout(timer);
       this.running = null;
-      this.deps.afterRun(runId);
+      this.deps.afterRun(runId, item.requestId);
     }
   }
 
@@ -164,7 +164,7 @@ export class RunQueue {
       pipeline.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
       this.abandon(item, runId, error);
     } finally {
-      this.deps.afterRun(runId);
+      this.deps.afterRun(runId, item.requestId);
     }
   }
 
