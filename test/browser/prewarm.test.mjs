@@ -2,13 +2,13 @@
 // its state ahead of the first message; once per thread in a while, and nothing waits for it.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { createThread, openThread, sleep, until, useBrowser } from "./helpers.mjs";
+import { createThread, openThread, until, useBrowser } from "./helpers.mjs";
 
 const { it, newPage } = useBrowser();
 
 describe("prewarm", () => {
   it("warms a thread when it is opened or hovered, at most once in a while", async () => {
-    const [opened, hovered] = [await createThread("prewarm opened"), await createThread("prewarm hovered")];
+    const [opened, hovered, later] = [await createThread("prewarm opened"), await createThread("prewarm hovered"), await createThread("prewarm later")];
     const { page } = await newPage();
     const warmed = [];
     page.on("request", (req) => {
@@ -22,9 +22,11 @@ describe("prewarm", () => {
     assert.ok(!warmed.includes(hovered.id));
     await row.hover();
     await until(() => warmed.includes(hovered.id), { message: "hovering the thread did not warm it" });
-    await page.mouse.move(0, 0);
-    await row.hover();
-    await sleep(400);
+    // Focusing a row warms at once. The same thread again: nothing is sent; then another thread: its
+    // request, sent after, shows that none went for the first.
+    await row.focus();
+    await page.locator(`[data-testid="thread-item"][data-thread-id="${later.id}"] .thread-link`).focus();
+    await until(() => warmed.includes(later.id), { message: "focusing a thread did not warm it" });
     assert.equal(warmed.filter((id) => id === hovered.id).length, 1, "warmed once per thread in a while");
     assert.deepEqual(page.errors, []);
   });

@@ -196,9 +196,15 @@ describe("faults upstream", () => {
     await client.waitForRunEnd(1, 15_000);
     const error = client.events("pipeline:error")[0].data;
     expect(error).toMatchObject({ code: "interrupted", retryable: true, message: expect.stringContaining("a tool had run") });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(client.events("pipeline:start")).toHaveLength(1);
-    expect(await upstreamRequests(m)).toHaveLength(2);
+    // A message sent now runs after anything still queued: its end shows the cut run did not run again.
+    await send(thread.id, "and then");
+    await client.waitForRunEnd(2, 15_000);
+    expect(client.events("pipeline:start")).toHaveLength(2);
+    expect(client.events("pipeline:complete")).toHaveLength(1);
+    // Two requests for the cut run (the tool's turn, then the one after it), then the next message's,
+    // whose history holds the marker too.
+    const requests = await upstreamRequests(m);
+    expect(requests.map((r) => JSON.stringify(r.body.messages.at(-1)).includes("and then"))).toEqual([false, false, true]);
     client.close();
   });
 });

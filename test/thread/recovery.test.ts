@@ -91,11 +91,14 @@ describe("a restart at each step boundary of a run", () => {
     await abortAllDurableObjects();
     const client = await Socket.open(thread.id, "?since=0");
     await client.waitFor((f) => runsEnded(f) === 2, 15_000, "two ends");
-    await new Promise((r) => setTimeout(r, 200));
-    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "interrupted"]);
+    // A message sent now runs after anything still queued: its end shows no third try came first.
+    await send(thread.id, "and then");
+    await client.waitFor((f) => runsEnded(f) === 3, 15_000, "the next message's end");
+    expect(runsOf(client.frames).map((e) => e.code ?? e.event)).toEqual(["interrupted", "interrupted", "pipeline:complete"]);
     expect(await answersOf(thread.id)).toEqual([
       ["first try", "interrupted"],
       ["second try", "interrupted"],
+      ["Echo: and then", null],
     ]);
     client.close();
   });
@@ -103,11 +106,19 @@ describe("a restart at each step boundary of a run", () => {
   it("after the answer is stored, before its end event: complete, with one answer and no interrupted", async () => {
     // A command in the answer is taken after the answer is stored and before the end event; this
     // plugin's command handler never finishes, so the restart comes exactly in between.
+    let stalled!: () => void;
+    const inCommand = new Promise<void>((resolve) => (stalled = resolve));
     const stuck: PluginDefinition = {
       name: "stuck-on-a-command",
       version: "1",
       hookTimeoutMs: { onCommand: 60_000 },
-      register: () => ({ onCommand: (c) => (c.name === "stall" ? new Promise<boolean>(() => {}) : false) }),
+      register: () => ({
+        onCommand: (c) => {
+          if (c.name !== "stall") return false;
+          stalled();
+          return new Promise<boolean>(() => {});
+        },
+      }),
     };
     await withPlugin(stuck, async () => {
       const thread = await createThread();
@@ -116,7 +127,8 @@ describe("a restart at each step boundary of a run", () => {
       const ws = await Socket.open(thread.id);
       await send(thread.id, m);
       await ws.waitFor((f) => f.some((x) => x.event === "chat:message" && x.data.message.role === "assistant"));
-      await new Promise((r) => setTimeout(r, 100));
+      // The answer is stored and its command handler is running: the end event cannot have come.
+      await inCommand;
       expect(ws.events("pipeline:complete")).toHaveLength(0);
       await abortAllDurableObjects();
       const client = await Socket.open(thread.id, "?since=0");
