@@ -124,7 +124,10 @@ describe("?since= replay after pruning (through a real thread)", () => {
       state.storage.sql.exec<{ first_seq: number }>("SELECT first_seq FROM runs ORDER BY first_seq").toArray().map((r) => r.first_seq),
     );
     expect(firstSeqs).toHaveLength(3); // all three runs are recent: none was pruned
-    // Within the minute, a client that has seen nothing of the runs gets all three, with no error.
+    // Within the minute, a client that has seen nothing gets everything, the first message included.
+    const fromStart = await connect(thread.id, 0);
+    expect(fromStart.frames.some((f) => f.event === "error")).toBe(false);
+    expect(fromStart.frames.filter((f) => f.seq !== undefined).map((f) => f.seq)[0]).toBe(1);
     const before = await connect(thread.id, firstSeqs[0] - 1);
     expect(before.frames.some((f) => f.event === "error")).toBe(false);
     expect(before.frames.filter((f) => f.event === "pipeline:start").map((f) => f.seq)).toEqual(firstSeqs);
@@ -135,8 +138,10 @@ describe("?since= replay after pruning (through a real thread)", () => {
     await talk(thread.id, ws, "message 4", 4);
     ws.close();
     const [, , third] = firstSeqs;
+    // The frames of the third run (the one before the fourth) on, from its message's chat:message.
+    const kept = third - 1;
     const oldest = await runInDurableObject(room, (r: ThreadRoom) => storeOf(r).replay.oldestSeq());
-    expect(oldest).toBe(third); // the frames from the third run (the one before the fourth) on
+    expect(oldest).toBe(kept);
 
     // since=0: ready, then replay_unavailable, then what is left, in order, up to the last seq.
     const all = await connect(thread.id, 0);
@@ -144,18 +149,19 @@ describe("?since= replay after pruning (through a real thread)", () => {
     expect(all.frames[1]).toMatchObject({ event: "error", data: { code: "replay_unavailable" } });
     expect(all.frames[1].seq).toBeUndefined();
     const replayed = all.frames.filter((f) => f.seq !== undefined).map((f) => f.seq!);
-    expect(replayed[0]).toBe(third);
-    expect(replayed).toEqual(Array.from({ length: all.lastSeq - third + 1 }, (_, i) => third + i));
+    expect(replayed[0]).toBe(kept);
+    expect(all.frames.find((f) => f.seq === kept)).toMatchObject({ event: "chat:message", data: { message: { content: "message 3" } } });
+    expect(replayed).toEqual(Array.from({ length: all.lastSeq - kept + 1 }, (_, i) => kept + i));
     // Nothing of the first two runs comes back.
     expect(all.frames.some((f) => f.event === "pipeline:start" && [firstSeqs[0], firstSeqs[1]].includes(f.seq!))).toBe(false);
     expect(all.frames.filter((f) => f.event === "pipeline:start")).toHaveLength(2);
 
     // since just before the oldest kept frame: nothing is missing, so no error.
-    const edge = await connect(thread.id, third - 1);
+    const edge = await connect(thread.id, kept - 1);
     expect(edge.frames.some((f) => f.event === "error")).toBe(false);
-    expect(edge.frames.filter((f) => f.seq !== undefined).map((f) => f.seq)[0]).toBe(third);
+    expect(edge.frames.filter((f) => f.seq !== undefined).map((f) => f.seq)[0]).toBe(kept);
     // One further back is a gap.
-    const gap = await connect(thread.id, third - 2);
+    const gap = await connect(thread.id, kept - 2);
     expect(gap.frames[1]).toMatchObject({ event: "error", data: { code: "replay_unavailable" } });
     // Up to date: ready only.
     const current = await connect(thread.id, all.lastSeq);

@@ -131,7 +131,8 @@ export class Intake {
     writer.addMessage(record);
     const message = store.messages.present(record);
     const thread = writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
-    if (runs) store.runs.enqueue(message.id, input.taskId ?? null, input.requestId ?? null);
+    // The chat:message just below is the run's first frame as replay keeps it.
+    if (runs) store.runs.enqueue(message.id, input.taskId ?? null, input.requestId ?? null, events.lastSeq + 1);
     events.emit("chat:message", { threadId: t.id, message });
     if (branches) this.announceBranch(thread);
     return message;

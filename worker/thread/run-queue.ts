@@ -102,7 +102,7 @@ export class RunQueue {
     // Announced and recorded together: recovery never fails a run no client saw start.
     this.store.transaction(() => {
       this.store.runs.markRunning(item.pos, runId);
-      this.store.runs.started(runId, item.messageId, pipeline.events.lastSeq + 1, Date.now());
+      this.store.runs.started(runId, item.messageId, pipeline.events.lastSeq + 1, Date.now(), item.queuedSeq);
       pipeline.events.emit("pipeline:start", { threadId: thread.id, runId, messageId: item.messageId });
     });
     const controller = new AbortController();
@@ -215,7 +215,7 @@ export class RunQueue {
     this.store.transaction(() => {
       this.store.runs.dequeue(item.pos);
       if (!this.store.runs.get(runId)) {
-        this.store.runs.started(runId, item.messageId, events.lastSeq + 1, Date.now());
+        this.store.runs.started(runId, item.messageId, events.lastSeq + 1, Date.now(), item.queuedSeq);
         if (thread) events.emit("pipeline:start", { threadId: thread.id, runId, messageId: item.messageId });
       }
       this.store.runs.stored(runId, end);

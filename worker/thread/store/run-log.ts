@@ -12,6 +12,8 @@ export interface InboxItem {
   /** How often a restart cut this message's run short and it ran again. */
   restarts: number;
   requestId: string | null;
+  /** The seq of the chat:message that announced the message (its run's replay keeps it). */
+  queuedSeq: number | null;
 }
 
 export type RunState = "started" | "stored" | "ended";
@@ -41,6 +43,7 @@ type InboxRow = {
   state: string;
   restarts: number;
   request_id: string | null;
+  queued_seq: number | null;
 };
 
 type RunRow = {
@@ -57,8 +60,12 @@ export class RunLog {
 
   // --- the queue -----------------------------------------------------------------------------
 
-  enqueue(messageId: string, taskId: string | null, requestId: string | null = null): void {
-    this.sql.exec("INSERT OR IGNORE INTO inbox (message_id, task_id, request_id) VALUES (?, ?, ?)", messageId, taskId, requestId);
+  /** Queues a message; `queuedSeq`: the seq of the chat:message that announces it. */
+  enqueue(messageId: string, taskId: string | null, requestId: string | null = null, queuedSeq: number | null = null): void {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO inbox (message_id, task_id, request_id, queued_seq) VALUES (?, ?, ?, ?)",
+      messageId, taskId, requestId, queuedSeq,
+    );
   }
 
   /** The run in progress if there is one, else the oldest waiting message. */
@@ -95,19 +102,21 @@ export class RunLog {
 
   /**
    * Records a run as announced, and prunes the replay buffer: it keeps the frames of the run before
-   * this one (PROTOCOL.md's promise) and of every run started in the last minute, so a client cut off
-   * by a restart, while the object caught up on its queue, still resumes where it was.
+   * this one (PROTOCOL.md's promise: the last two runs) and of every run started in the last minute,
+   * so a client cut off by a restart, while the object caught up on its queue, still resumes where it
+   * was. A run's frames begin at `keepSeq`, its message's chat:message (else at `firstSeq`).
    */
-  started(runId: string, messageId: string, firstSeq: number, now: number): void {
+  started(runId: string, messageId: string, firstSeq: number, now: number, keepSeq: number | null = null): void {
     this.sql.exec(
-      "INSERT OR REPLACE INTO runs (run_id, message_id, first_seq, state, at) VALUES (?, ?, ?, 'started', ?)",
-      runId, messageId, firstSeq, now,
+      "INSERT OR REPLACE INTO runs (run_id, message_id, first_seq, state, at, keep_seq) VALUES (?, ?, ?, 'started', ?, ?)",
+      runId, messageId, firstSeq, now, keepSeq === null ? firstSeq : Math.min(keepSeq, firstSeq),
     );
+    const from = "coalesce(keep_seq, first_seq)";
     const previous = this.sql
-      .exec<{ first_seq: number }>("SELECT first_seq FROM runs ORDER BY first_seq DESC LIMIT 1 OFFSET 1")
+      .exec<{ first_seq: number }>(`SELECT ${from} AS first_seq FROM runs ORDER BY first_seq DESC LIMIT 1 OFFSET 1`)
       .toArray()[0]?.first_seq;
     const recent = this.sql
-      .exec<{ first_seq: number | null }>("SELECT min(first_seq) AS first_seq FROM runs WHERE at >= ?", now - REPLAY_MIN_AGE_MS)
+      .exec<{ first_seq: number | null }>(`SELECT min(${from}) AS first_seq FROM runs WHERE at >= ?`, now - REPLAY_MIN_AGE_MS)
       .one().first_seq;
     const keepFrom = previous === undefined ? undefined : Math.min(previous, recent ?? previous);
     if (keepFrom !== undefined) {
@@ -152,6 +161,7 @@ function fromInbox(r: InboxRow): InboxItem {
     state: r.state as InboxItem["state"],
     restarts: r.restarts,
     requestId: r.request_id,
+    queuedSeq: r.queued_seq,
   };
 }
 

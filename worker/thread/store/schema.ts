@@ -11,7 +11,7 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "3";
+const SCHEMA_VERSION = "4";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,11 +30,11 @@ CREATE INDEX IF NOT EXISTS messages_created ON messages (created_at, id);
 CREATE INDEX IF NOT EXISTS messages_parent ON messages (parent_id, input);
 CREATE TABLE IF NOT EXISTS inbox (
   pos INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL UNIQUE, task_id TEXT, run_id TEXT,
-  state TEXT NOT NULL DEFAULT 'queued', restarts INTEGER NOT NULL DEFAULT 0, request_id TEXT
+  state TEXT NOT NULL DEFAULT 'queued', restarts INTEGER NOT NULL DEFAULT 0, request_id TEXT, queued_seq INTEGER
 );
 CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, message_id TEXT NOT NULL, first_seq INTEGER NOT NULL, state TEXT NOT NULL,
-  outcome TEXT, tool_ran INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL
+  outcome TEXT, tool_ran INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL, keep_seq INTEGER
 );
 CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS turns (
@@ -68,6 +68,9 @@ export function migrate(sql: SqlStorage): void {
   sql.exec(TABLES);
   // Version 3: the request that queued an input, for its run's log lines.
   if (!columnExists(sql, "inbox", "request_id")) sql.exec("ALTER TABLE inbox ADD COLUMN request_id TEXT");
+  // Version 4: where a run's replay begins, its message's chat:message (kept with the run's frames).
+  if (!columnExists(sql, "inbox", "queued_seq")) sql.exec("ALTER TABLE inbox ADD COLUMN queued_seq INTEGER");
+  if (!columnExists(sql, "runs", "keep_seq")) sql.exec("ALTER TABLE runs ADD COLUMN keep_seq INTEGER");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 
