@@ -85,7 +85,10 @@ function createState({ defaultTokens, tokenDelayMs }) {
     requests: [],
     defaultAnswer: { tokens: defaultTokens, tokenDelayMs },
     catalog: DEFAULT_CATALOG,
-    /** POST /_control/config: { contextLimitChars?, compactionTriggerChars?, refuseCompaction? } */
+    /**
+     * POST /_control/config: { contextLimitChars?, compactionTriggerChars?, refuseCompaction?, match? };
+     * with `match`, only requests that hold it see the config (tests in parallel share the fake).
+     */
     config: {},
     /** Compaction blocks issued, by their encrypted_content, to check they come back unchanged. */
     compactions: new Map(),
@@ -207,13 +210,15 @@ async function handleMessages(state, req, res) {
   }
 
   const headers = lowerCaseHeaders(req.headers);
-  const refused = refusal(state, body, headers, bodyText) ?? serverToolRefusal(state, body);
+  const applies = !state.config.match || bodyText.includes(state.config.match);
+  const scoped = applies ? state : { ...state, config: {} };
+  const refused = refusal(scoped, body, headers, bodyText) ?? serverToolRefusal(state, body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const context = {
     model: typeof body.model === "string" ? body.model : "claude-fake",
     inputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
-    compaction: compactionFor(state, body, headers, bodyText),
+    compaction: compactionFor(scoped, body, headers, bodyText),
     tools: Array.isArray(body.tools) ? body.tools : [],
     messages: Array.isArray(body.messages) ? body.messages : [],
     issuedSearches: state.issuedSearches,

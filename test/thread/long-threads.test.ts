@@ -7,6 +7,7 @@ import { parseTooLong } from "../../worker/thread/context-window";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, upstreamRequests } from "../helpers";
 import { callApp, expectError } from "../http/util";
 
+/** The fake's limits, for requests that hold `match` only (the other test files run meanwhile). */
 const fakeConfig = (config: Record<string, unknown>) =>
   fetch(`${env.ANTHROPIC_BASE_URL}/_control/config`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
 
@@ -62,10 +63,10 @@ describe("the model catalog", () => {
 
 describe("a window that converges", () => {
   it("answers 30 messages of 20,000 characters under a 100,000-character limit, at most one refusal a run", async () => {
-    await fakeConfig({ contextLimitChars: 100_000 });
+    const m = marker("limit");
+    await fakeConfig({ contextLimitChars: 100_000, match: m });
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const m = marker("limit");
     for (let i = 1; i <= 30; i++) {
       const end = await talk(thread.id, ws, `${i} ${"z".repeat(20_000)} ${m}`, i);
       expect(end.event, JSON.stringify(end.data)).toBe("pipeline:complete");
@@ -89,10 +90,11 @@ describe("a window that converges", () => {
   });
 
   it("fails a message that alone does not fit, in words a person understands", async () => {
-    await fakeConfig({ contextLimitChars: 10_000 });
+    const m = marker("alone");
+    await fakeConfig({ contextLimitChars: 10_000, match: m });
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const end = await talk(thread.id, ws, `${"w".repeat(20_000)} ${marker("alone")}`, 1);
+    const end = await talk(thread.id, ws, `${"w".repeat(20_000)} ${m}`, 1);
     expect(end.event).toBe("pipeline:error");
     expect(end.data.code).toBe("invalid_request");
     expect(end.data.message).toMatch(/^This message is too long for Claude Sonnet 4\.6: about [\d,]+ tokens, and it takes at most 2,500\. Shorten it, or send it in parts\.$/);
@@ -146,10 +148,10 @@ describe("caching", () => {
 
 describe("compaction", () => {
   it("keeps the compaction block as returned, sends it back first, and drops what came before it from view and storage", async () => {
-    await fakeConfig({ compactionTriggerChars: 25_000 });
+    const m = marker("compact");
+    await fakeConfig({ compactionTriggerChars: 25_000, match: m });
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const m = marker("compact");
     for (let i = 1; i <= 4; i++) {
       const end = await talk(thread.id, ws, `${i} ${"c".repeat(9_000)} ${m}`, i);
       expect(end.event, JSON.stringify(end.data)).toBe("pipeline:complete");
@@ -177,10 +179,10 @@ describe("compaction", () => {
   });
 
   it("falls back to the local path when the server refuses the beta, without failing the run", async () => {
-    await fakeConfig({ refuseCompaction: true });
+    const m = marker("refused");
+    await fakeConfig({ refuseCompaction: true, match: m });
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const m = marker("refused");
     expect((await talk(thread.id, ws, `first ${m}`, 1)).event).toBe("pipeline:complete");
     expect((await talk(thread.id, ws, `second ${m}`, 2)).event).toBe("pipeline:complete");
     const requests = (await upstreamRequests(m)).map((r) => r.body);
