@@ -20,6 +20,7 @@ describe("thread tools", () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "menu-settings");
     await page.keyboard.press("ArrowDown");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "export-markdown");
+    await screenshot(page, "28-export-menu");
     const markdown = await downloadedText(page, () => page.keyboard.press("Enter"));
     assert.equal(markdown.name, "export-me.md");
     assert.match(markdown.text, /^# Export me/);
