@@ -51,6 +51,8 @@ interface Held {
 
 let held: Held | null = null;
 let fetching: Promise<Held> | null = null;
+/** Bumped by forgetCatalog: a fetch begun before it does not fill the cache after. */
+let generation = 0;
 
 async function fetchCatalog(client: Anthropic): Promise<Held> {
   const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
@@ -71,9 +73,21 @@ async function fetchCatalog(client: Anthropic): Promise<Held> {
  */
 export async function catalog(client: Anthropic | null, now = Date.now()): Promise<ModelInfo[]> {
   if (!client) return BUILT_IN_MODELS;
-  if (!held) held = await (fetching ??= fetchCatalog(client).finally(() => (fetching = null)));
-  else if (now - held.fetchedAt > DAY_MS && !fetching) {
-    fetching = fetchCatalog(client).then((h) => (held = h)).finally(() => (fetching = null));
+  const gen = generation;
+  if (!held) {
+    const got = await (fetching ??= fetchCatalog(client).finally(() => (fetching = null)));
+    if (gen === generation) held ??= got;
+    return got.models;
+  }
+  if (now - held.fetchedAt > DAY_MS && !fetching) {
+    // A refresh that fails keeps the list the API last gave, and tries again in a while.
+    const last = held;
+    fetching = fetchCatalog(client)
+      .then((h) => {
+        if (gen === generation) held = h.fromApi || !last.fromApi ? h : { ...last, fetchedAt: h.fetchedAt };
+        return h;
+      })
+      .finally(() => (fetching = null));
   }
   return held.models;
 }
@@ -86,6 +100,8 @@ export async function modelInfo(client: Anthropic | null, id: string): Promise<M
 /** Tests: forget what this isolate holds. */
 export function forgetCatalog(): void {
   held = null;
+  fetching = null;
+  generation++;
   refusedAt = 0;
 }
 

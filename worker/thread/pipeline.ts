@@ -83,6 +83,8 @@ class RunRecorder {
   readonly steps: PipelineStep[] = [];
   readonly streamEvents: StreamEvent[] = [];
   readonly coalescer: DeltaCoalescer;
+  /** Step hooks still running (an async one puts off those after it in line). */
+  private readonly stepHooks: Promise<void>[] = [];
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -99,7 +101,13 @@ class RunRecorder {
     this.coalescer.flush();
     this.steps.push(info.step);
     this.deps.events.emit("pipeline:step", { threadId: this.run.threadId, runId: this.run.runId, ...info });
-    void this.deps.plugins.notify("onPipelineStep", info, this.run);
+    const hooked = this.deps.plugins.notify("onPipelineStep", info, this.run);
+    if (hooked) this.stepHooks.push(hooked);
+  }
+
+  /** Every plugin has heard every step: onPipelineComplete may follow (activity saves its rows then). */
+  async stepsHeard(): Promise<void> {
+    await Promise.allSettled(this.stepHooks);
   }
 
   stream(e: StreamEvent): void {
@@ -191,6 +199,7 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     const durationMs = Date.now() - run.startedAt;
     const outcome = rec.outcome({ status: "completed", durationMs, result, prompt, assistantMessage: stored.assistant, commandsHandled, commandsUnhandled, usage: result.usage });
     endRun(deps, run, stored.thread, { status: "completed", commandsHandled, commandsUnhandled, durationMs });
+    await rec.stepsHeard();
     await plugins.notify("onPipelineComplete", outcome, run);
     return outcome;
   } catch (err) {
@@ -236,6 +245,7 @@ export async function failRun(
     usage: got.usage,
   });
   endRun(deps, run, stored.thread, end);
+  await rec.stepsHeard();
   await deps.plugins.notify("onPipelineComplete", outcome, run);
   return outcome;
 }
