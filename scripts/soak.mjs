@@ -122,7 +122,7 @@ for (let i = 0; i < 600; i++) {
 }
 await sleep(500);
 
-let lost = 0, doubled = 0, unanswered = 0, interrupted = 0, gaps = 0, seqDoubles = 0, endDoubles = 0;
+let lost = 0, doubled = 0, unanswered = 0, answeredAgain = 0, interrupted = 0, gaps = 0, seqDoubles = 0, endDoubles = 0;
 for (const [t, threadId] of threads.entries()) {
   const { messages } = await (await fetch(`${app.base}/api/threads/${threadId}/messages?kinds=text&limit=500`)).json();
   const users = messages.filter((m) => m.role === "user");
@@ -140,8 +140,13 @@ for (const [t, threadId] of threads.entries()) {
       unanswered++;
       if (process.env.SOAK_DEBUG) console.log("unanswered", threadId, u.id, u.content, run, answers.length);
     }
-    if (answers.length > 1) doubled++;
-    if (answers.some((a) => a.metadata.error === "interrupted")) interrupted++;
+    // A run the restart cut short (no tool had run) keeps its partial reply, marked, and answers again.
+    const cut = answers.filter((a) => a.metadata.restarted);
+    const whole = answers.filter((a) => !a.metadata.restarted);
+    if (whole.length > 1 || cut.length > 1) doubled++;
+    if (cut.length && whole.length === 0) unanswered++;
+    if (cut.length) answeredAgain++;
+    if (whole.some((a) => a.metadata.error === "interrupted")) interrupted++;
   }
   gaps += c.gaps;
   seqDoubles += c.doubles;
@@ -156,10 +161,11 @@ const rows = [
   ["messages lost", lost],
   ["messages or answers doubled", doubled],
   ["messages unanswered (no answer, or a run that never ended)", unanswered],
-  ["runs interrupted by the restart (answered with what they had)", interrupted],
+  ["runs cut by the restart and answered again (partial reply kept)", answeredAgain],
+  ["runs interrupted by the restart and not repeated (a tool had run)", interrupted],
   ["seq gaps seen by a socket", gaps],
   ["seqs seen twice by a socket", seqDoubles],
   ["runs that ended twice", endDoubles],
 ];
-for (const [name, n] of rows) console.log(`${name.padEnd(62)} ${String(n).padStart(4)}`);
+for (const [name, n] of rows) console.log(`${name.padEnd(68)} ${String(n).padStart(4)}`);
 process.exit(lost || doubled || unanswered || gaps || seqDoubles || endDoubles ? 1 : 0);
