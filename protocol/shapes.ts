@@ -56,6 +56,7 @@ export interface Citation {
 
 /** The web tools of a run (search cards) and the answer's citations, kept with the answer. */
 export interface WebActivity {
+  /** `error`: the tool's error code ("max_uses_exceeded", "url_not_accessible", …). */
   calls: { toolUseId: string; toolName: string; input: unknown; sources: WebSource[]; error?: string }[];
   /** `at`: the offset in the answer's text where the cited passage ends. */
   citations: (Citation & { at: number })[];

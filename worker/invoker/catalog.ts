@@ -51,8 +51,6 @@ interface Held {
 
 let held: Held | null = null;
 let fetching: Promise<Held> | null = null;
-/** Bumped by forgetCatalog: a fetch begun before it does not fill the cache after. */
-let generation = 0;
 
 async function fetchCatalog(client: Anthropic): Promise<Held> {
   const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
@@ -73,20 +71,12 @@ async function fetchCatalog(client: Anthropic): Promise<Held> {
  */
 export async function catalog(client: Anthropic | null, now = Date.now()): Promise<ModelInfo[]> {
   if (!client) return BUILT_IN_MODELS;
-  const gen = generation;
-  if (!held) {
-    const got = await (fetching ??= fetchCatalog(client).finally(() => (fetching = null)));
-    if (gen === generation) held ??= got;
-    return got.models;
-  }
-  if (now - held.fetchedAt > DAY_MS && !fetching) {
+  if (!held) held = await (fetching ??= fetchCatalog(client).finally(() => (fetching = null)));
+  else if (now - held.fetchedAt > DAY_MS && !fetching) {
     // A refresh that fails keeps the list the API last gave, and tries again in a while.
     const last = held;
     fetching = fetchCatalog(client)
-      .then((h) => {
-        if (gen === generation) held = h.fromApi || !last.fromApi ? h : { ...last, fetchedAt: h.fetchedAt };
-        return h;
-      })
+      .then((h) => (held = h.fromApi || !last.fromApi ? h : { ...last, fetchedAt: h.fetchedAt }))
       .finally(() => (fetching = null));
   }
   return held.models;
@@ -101,7 +91,6 @@ export async function modelInfo(client: Anthropic | null, id: string): Promise<M
 export function forgetCatalog(): void {
   held = null;
   fetching = null;
-  generation++;
   refusedAt = 0;
 }
 

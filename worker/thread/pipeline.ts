@@ -83,8 +83,8 @@ class RunRecorder {
   readonly steps: PipelineStep[] = [];
   readonly streamEvents: StreamEvent[] = [];
   readonly coalescer: DeltaCoalescer;
-  /** Step hooks still running (an async one puts off those after it in line). */
-  private readonly stepHooks: Promise<void>[] = [];
+  /** Stream and step hooks still running (an async one puts off the plugins after it in line). */
+  private readonly hooks: Promise<void>[] = [];
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -101,16 +101,23 @@ class RunRecorder {
     this.coalescer.flush();
     this.steps.push(info.step);
     this.deps.events.emit("pipeline:step", { threadId: this.run.threadId, runId: this.run.runId, ...info });
-    const hooked = this.deps.plugins.notify("onPipelineStep", info, this.run);
-    if (hooked) this.stepHooks.push(hooked);
+    this.track(this.deps.plugins.notify("onPipelineStep", info, this.run));
   }
 
-  /** Every plugin has heard every step: onPipelineComplete may follow (activity saves its rows then). */
-  async stepsHeard(): Promise<void> {
-    await Promise.allSettled(this.stepHooks);
+  /**
+   * Every plugin has heard every stream event and step so far: onAfterInvoke and onPipelineComplete
+   * may follow (the activity plugin saves its rows in the latter). Notify never rejects.
+   */
+  async heard(): Promise<void> {
+    await Promise.all(this.hooks);
+  }
+
+  private track(hooked: void | Promise<void>): void {
+    if (hooked) this.hooks.push(hooked);
   }
 
   stream(e: StreamEvent): void {
+    this.track(this.deps.plugins.notify("onStreamEvent", e, this.run));
     const last = this.streamEvents.at(-1);
     if ((e.type === "text" || e.type === "thinking") && last?.type === e.type) last.delta += e.delta;
     else this.streamEvents.push({ ...e });
@@ -132,7 +139,6 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
   const run = await beginRun(deps, req);
   const rec = new RunRecorder(deps, run);
   let prompt: StructuredPrompt | undefined;
-  const pendingHooks: Promise<void>[] = [];
   // A stop or timeout must not wait for a slow hook before the model is called.
   const beforeInvoke = <T>(work: T | Promise<T>) => abortable(work, req.signal);
   try {
@@ -153,14 +159,10 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     // Step 4: the model, streamed.
     rec.step({ step: "invoking", detail: run.model });
     req.onModelRequest?.();
-    const onEvent = (e: StreamEvent) => {
-      const hooked = plugins.notify("onStreamEvent", e, run);
-      if (hooked) pendingHooks.push(hooked);
-      rec.stream(e);
-    };
-    const result = await callModel(deps, req.message, run, prompt, { event: onEvent, compacted: () => rec.step({ step: "compacted" }) }, req.signal);
+    const on = { event: (e: StreamEvent) => rec.stream(e), compacted: () => rec.step({ step: "compacted" }) };
+    const result = await callModel(deps, req.message, run, prompt, on, req.signal);
     rec.coalescer.flush();
-    await Promise.all(pendingHooks);
+    await rec.heard();
 
     // Step 5: plugins hear the result; they cannot change it.
     await plugins.notify("onAfterInvoke", result, run);
@@ -199,12 +201,12 @@ export async function handleMessage(deps: PipelineDeps, req: RunRequest): Promis
     const durationMs = Date.now() - run.startedAt;
     const outcome = rec.outcome({ status: "completed", durationMs, result, prompt, assistantMessage: stored.assistant, commandsHandled, commandsUnhandled, usage: result.usage });
     endRun(deps, run, stored.thread, { status: "completed", commandsHandled, commandsUnhandled, durationMs });
-    await rec.stepsHeard();
+    await rec.heard();
     await plugins.notify("onPipelineComplete", outcome, run);
     return outcome;
   } catch (err) {
     rec.coalescer.flush();
-    await Promise.allSettled(pendingHooks);
+    await rec.heard();
     const failure = err instanceof InvokeFailure ? err : null;
     const error = failure?.error ?? (err instanceof RunError ? err : new RunError("internal", "Internal error", false));
     if (!failure && !(err instanceof RunError)) deps.logger.error("pipeline failed", { threadId: run.threadId, runId: run.runId, error: String(err) });
@@ -245,7 +247,7 @@ export async function failRun(
     usage: got.usage,
   });
   endRun(deps, run, stored.thread, end);
-  await rec.stepsHeard();
+  await rec.heard();
   await deps.plugins.notify("onPipelineComplete", outcome, run);
   return outcome;
 }

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { runErrorHeadline } from "../lib/runErrors";
+import { answeredAgain, runErrorHeadline } from "../lib/runErrors";
 
 /** A failed (or stopped) run, in place, with a retry that sends the same message again. */
 export const PipelineError = memo(function PipelineError({
@@ -14,8 +14,7 @@ export const PipelineError = memo(function PipelineError({
   onRetry?: () => void;
 }) {
   const stopped = code === "aborted";
-  if (code === "interrupted" && retryable === false) {
-    // Not a failure the reader has to act on: the server answers the same message again.
+  if (answeredAgain({ code, retryable })) {
     return (
       <div className="pipeline-error is-stopped is-restarted" data-testid="pipeline-error" data-code={code} data-restarted="true">
         <span className="pipeline-error-icon" aria-hidden="true">↻</span>

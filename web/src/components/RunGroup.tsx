@@ -2,6 +2,7 @@ import { memo } from "react";
 import { useThrottled } from "../hooks/useThrottled";
 import type { LiveRun, RunBlock } from "../lib/chatState";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
+import { answeredAgain } from "../lib/runErrors";
 import { summarizeLive } from "../lib/timeline";
 import type { WebView } from "../lib/webActivity";
 import type { Message, ToolOutcome } from "@protocol";
@@ -88,7 +89,7 @@ export const RunGroup = memo(function RunGroup({
   }
   const lastIndex = run.blocks.length - 1;
   // Cut short by a restart and answered again by the next run: the kept partial answer says so.
-  const restarted = run.error?.code === "interrupted" && run.error.retryable === false;
+  const restarted = answeredAgain(run.error);
 
   let text = null;
   if (final) {

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { errorText } from "../api";
 import { useDebounced } from "../hooks/useDebounced";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { formatRelative } from "../lib/format";
 import { requestJump } from "../lib/jumpRequest";
 import { moveSelection, paletteEntries, type PaletteEntry } from "../lib/palette";
@@ -43,7 +44,6 @@ function EntryView({ entry }: { entry: PaletteEntry }) {
  * search, once typing pauses). Arrows move, Enter opens, Escape closes; focus stays in the field.
  */
 export function SearchPalette({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
@@ -58,11 +58,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
   const messageEntries = entries.filter((e) => e.kind === "message");
 
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-    input.current?.focus();
-  }, []);
+  const { dialog, close, onBackdropClick } = useModalDialog(input);
   useEffect(() => setActive(0), [query, results]);
   useEffect(() => {
     list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
@@ -70,7 +66,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
 
   const open = (entry: PaletteEntry | undefined) => {
     if (!entry) return;
-    dialog.current?.close();
+    close();
     if (entry.kind === "message") {
       requestJump({ threadId: entry.threadId, messageId: entry.messageId, branchTo: entry.branchTo, createdAt: entry.createdAt });
     }
@@ -120,9 +116,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
       data-testid="search-palette"
       aria-label="Search threads and messages"
       onClose={onClose}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) dialog.current?.close();
-      }}
+      onClick={onBackdropClick}
     >
       <div className="palette-field">
         <span className="palette-icon" aria-hidden="true">⌕</span>

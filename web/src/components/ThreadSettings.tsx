@@ -1,7 +1,8 @@
 import { MAX_INSTRUCTIONS_CHARS, type Thread } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { errorText } from "../api";
+import { useModalDialog } from "../hooks/useModalDialog";
 import { formatTokens } from "../lib/format";
 import { healthQuery, modelsQuery } from "../queries/deployment";
 import { usePatchThread } from "../queries/threadMutations";
@@ -24,20 +25,14 @@ function ModelFacts({ model }: { model: string }) {
  * Escape closes it): its custom instructions and its model.
  */
 export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [instructions, setInstructions] = useState(thread.instructions);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const patch = usePatchThread();
   const defaultModel = useQuery(healthQuery).data?.model.default;
 
   const field = useRef<HTMLTextAreaElement>(null);
-
-  // showModal() focuses the first control (the close button); the instructions are what one came for.
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && !el.open) el.showModal();
-    field.current?.focus();
-  }, []);
+  // The instructions are what one came for, not the close button.
+  const { dialog, close, onBackdropClick } = useModalDialog(field);
 
   const tooLong = instructions.length > MAX_INSTRUCTIONS_CHARS;
   const changed = instructions !== thread.instructions;
@@ -65,14 +60,12 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
       data-testid="thread-settings"
       aria-labelledby="thread-settings-title"
       onClose={onClose}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) dialog.current?.close();
-      }}
+      onClick={onBackdropClick}
     >
       <div className="side-panel-inner">
         <header className="side-panel-header">
           <h2 id="thread-settings-title">Thread settings</h2>
-          <button type="button" className="icon-button" aria-label="Close settings" data-testid="thread-settings-close" onClick={() => dialog.current?.close()}>
+          <button type="button" className="icon-button" aria-label="Close settings" data-testid="thread-settings-close" onClick={close}>
             ✕
           </button>
         </header>

@@ -1,6 +1,8 @@
 // The memory tool's calls (its commands on the notes under /memories), as a person reads them:
 // "Saved a note: /memories/prefs.md" rather than the JSON the model sent.
 
+import { isRecord } from "./untrusted";
+
 export const MEMORY_TOOL = "memory";
 
 export interface MemoryActivity {
@@ -14,7 +16,6 @@ export interface MemoryActivity {
   detail: string | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 
 /** A folder is viewed as a listing, a file as its text: a last segment without a dot is a folder. */

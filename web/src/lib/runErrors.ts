@@ -15,6 +15,13 @@ const HEADLINES: Record<RunErrorCode, string> = {
 /** A stored run's code is a string as written then; a live one is the protocol's. */
 const isRunErrorCode = (code: string): code is RunErrorCode => (RUN_ERROR_CODES as readonly string[]).includes(code);
 
+/**
+ * A run a restart cut short before any tool ran: the server ends it so, and answers its message
+ * again in the next run. Nothing for the reader to do.
+ */
+export const answeredAgain = (error: { code: string; retryable?: boolean } | undefined): boolean =>
+  error?.code === "interrupted" && error.retryable === false;
+
 export function runErrorHeadline(code: string, retryable?: boolean): string {
   // The provider's limits pass (retryable); the owner's daily spend cap is the one that does not.
   if (code === "rate_limited" && retryable === false) return "Your daily spend cap is reached.";

@@ -12,6 +12,7 @@
 import type { Message, MessageKind, Usage } from "@protocol";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
+import { answeredAgain } from "./runErrors";
 
 export interface ActivitySummary {
   runId: string;
@@ -84,7 +85,7 @@ export function summarizeLive(run: LiveRun): ActivitySummary {
     usage: run.usage,
     durationMs: run.durationMs,
     errorCode: run.error?.code,
-    restarted: run.error?.code === "interrupted" && run.error.retryable === false,
+    restarted: answeredAgain(run.error),
     toolCount: run.blocks.filter((b) => b.kind === "tool_call").length,
     searches: run.usage?.serverToolUses ? billed(run.usage, "web_search") : seen("web_search"),
     fetches: run.usage?.serverToolUses ? billed(run.usage, "web_fetch") : seen("web_fetch"),

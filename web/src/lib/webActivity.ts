@@ -2,20 +2,13 @@
 // they come from the live stream (pipeline:stream server_tool_call / server_tool_result /
 // citations) or, after a reload, from the stored answer's metadata.web.
 
-import type { Citation, EventMap, MessageMetadata, WebSource } from "@protocol";
+import type { EventMap, MessageMetadata, WebActivity, WebSource } from "@protocol";
+import { isRecord } from "./untrusted";
 
-export interface WebCall {
-  toolUseId: string;
-  toolName: string;
-  input: unknown;
-  sources: WebSource[];
-  /** The tool's error code ("max_uses_exceeded", "url_not_accessible", …). */
-  error?: string;
-  /** False while the search or fetch runs (live only: a stored call has its result). */
-  done: boolean;
-}
+/** A search or fetch as stored, and whether it has its result (live only: a stored call has). */
+export type WebCall = WebActivity["calls"][number] & { done: boolean };
 
-export type CitationAt = Citation & { at: number };
+export type CitationAt = WebActivity["citations"][number];
 
 export interface WebView {
   calls: WebCall[];
@@ -49,7 +42,6 @@ export function applyWebEvent(web: WebView, e: StreamData): WebView {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 function sourceOf(v: unknown): WebSource | null {
