@@ -10,7 +10,7 @@ export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
     const match = `[[bench-${i}-${Math.random()}]]`;
     await script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }]);
     socket.stamps = [];
-    const posted = Date.now();
+    const posted = now();
     await api(base, `/api/threads/${thread.id}/messages`, { content: match });
     await waitForEnds(socket, i + 1);
     if (i < 3) continue; // warm-up
@@ -71,7 +71,7 @@ export async function firstPost(base, upstream, count, { prewarm }) {
     }
     const match = `[[first-${prewarm}-${i}-${Math.random()}]]`;
     await script(upstream, match, [{ kind: "text", text: "first answer" }]);
-    const posted = Date.now();
+    const posted = now();
     await api(base, `/api/threads/${thread.id}/messages`, { content: match });
     await waitForEnds(socket, 1);
     const [req] = await upstreamRequest(upstream, match);

@@ -172,7 +172,7 @@ function handleListRequests(state, req, res) {
 }
 
 function recordRequest(state, headers, bodyText) {
-  state.requests.push({ headers, bodyText, receivedAt: Date.now() });
+  state.requests.push({ headers, bodyText, receivedAt: performance.timeOrigin + performance.now() });
   if (state.requests.length > MAX_RECORDED_REQUESTS) {
     state.requests.splice(0, state.requests.length - MAX_RECORDED_REQUESTS);
   }

@@ -77,10 +77,10 @@ describe("X-Request-Id", () => {
     await ws.waitForRunEnd();
     ws.close();
     const runId = ws.events("pipeline:start")[0].data.runId;
-    // The last line of a run comes from its mirror flush, after the run's end.
-    await until(async () => lines.some((l) => l.includes(runId) && l.includes('"message":"run mirrored"')), (seen) => seen);
+    // A run's last lines come after its end events: its own, and its mirror flush's.
+    const logged = (message: string) => lines.some((l) => l.includes(runId) && l.includes(`"message":"${message}"`));
+    await until(async () => logged("run mirrored") && logged("run finished"), (seen) => seen);
     const runLines = lines.filter((l) => l.includes(runId));
-    expect(runLines.some((l) => l.includes('"message":"run finished"'))).toBe(true);
     for (const line of runLines) expect(JSON.parse(line).requestId, line).toBe(requestId);
   });
 });

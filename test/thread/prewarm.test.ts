@@ -3,7 +3,7 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, createThread, marker, script, settle, Socket } from "../helpers";
+import { api, createThread, marker, script, settle, Socket, until } from "../helpers";
 
 afterEach(async () => {
   await settle();
@@ -43,9 +43,11 @@ async function d1BeforeModel(threadId: string): Promise<number> {
   await api(`/api/threads/${threadId}/messages`, { body: { content: m } });
   await ws.waitForRunEnd(1);
   ws.close();
-  spy.mockRestore();
   const runId = ws.events("pipeline:start")[0].data.runId;
-  const finished = lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
+  // The run's log line follows its end events by a turn (worker/thread/run-queue.ts).
+  const finishedLine = () => lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
+  const finished = await until(async () => finishedLine(), Boolean);
+  spy.mockRestore();
   return finished.d1BeforeModel;
 }
 

@@ -2,7 +2,8 @@ import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
 import { configOf, type Env } from "../env";
 import * as schema from "./schema";
 
-export type Db = DrizzleD1Database<typeof schema>;
+/** Drizzle over D1; `$client` is the D1 underneath (metered like the rest), for plain statement batches. */
+export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /**
  * D1 through Drizzle; with `usage`, every round trip is counted there. D1_LATENCY_MS delays each one

@@ -27,6 +27,9 @@ function apiClient(env: Env, config: Config): Anthropic {
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     maxRetries: 0, // the invoker retries itself: it knows whether tokens already reached the user
     timeout: config.runTimeoutMs,
+    // No OpenTelemetry here: without a provider the SDK would still build a span and its attributes
+    // for every request and stream, on the way to the model.
+    openTelemetry: false,
   });
 }
 
@@ -34,7 +37,7 @@ function apiClient(env: Env, config: Config): Anthropic {
 export function createInvoker(env: Env, config: Config): Invoker {
   const offline = providerOf(env) === "offline";
   const client = offline
-    ? new Anthropic({ apiKey: "offline", baseURL: "http://offline.invalid", fetch: offlineFetch, maxRetries: 0 })
+    ? new Anthropic({ apiKey: "offline", baseURL: "http://offline.invalid", fetch: offlineFetch, maxRetries: 0, openTelemetry: false })
     : apiClient(env, config);
   return new Invoker(
     client,

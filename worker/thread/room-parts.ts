@@ -57,7 +57,7 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
   const clock = new MonotonicClock();
   const writer = new ThreadWriter(store, clock);
   const alarms = new Alarms(ctx.storage);
-  const mirror = new Mirror(store.outbox, db, alarms, d1Usage, logger);
+  const mirror = new Mirror(store.outbox, db.$client, alarms, logger);
   const stepZero = new StepZero(store.cache, db, config, logger);
   const spend = new SpendGuard(store.cache, db, config, logger);
   const view = new ModelView(store);

@@ -16,7 +16,7 @@ import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
 import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
-import { combineReads } from "./spend";
+import { combineReads } from "../db/batch";
 
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
 export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
@@ -263,8 +263,6 @@ export class ThreadRoom extends DurableObject<Env> {
     return t && t.id === who.threadId && t.ownerId === who.userId ? t : null;
   }
 
-
-
   /** The owner's daily spend cap, for a post that would start a run (a repeated post is answered as before). */
   private async overCap(t: ThreadRecord, clientMessageId?: string): Promise<RoomReply<never> | null> {
     if (clientMessageId && this.p.store.messages.byClientId(clientMessageId)) return null;
@@ -278,8 +276,8 @@ export class ThreadRoom extends DurableObject<Env> {
     const before = this.p.d1Usage.roundTrips;
     const reads = combineReads(this.p.stepZero.revalidation(owner), this.p.spend.revalidation(owner));
     this.ctx.waitUntil(
-      this.p.mirror.flush(reads).then(() => {
-        this.p.logger.info("run mirrored", { runId, ...(requestId ? { requestId } : {}), d1RoundTrips: this.p.d1Usage.roundTrips - before });
+      this.p.mirror.flush(reads).then((rows) => {
+        this.p.logger.info("run mirrored", { runId, ...(requestId ? { requestId } : {}), rows, d1RoundTrips: this.p.d1Usage.roundTrips - before });
       }),
     );
   }

@@ -15,6 +15,7 @@ import type { InboxItem } from "./store";
 import { publicThread } from "./store/thread-row";
 
 const HEARTBEAT_MS = 30_000;
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** How often one message's run starts again by itself after a restart cut it short. */
 const MAX_RESTARTS = 1;
 
@@ -112,16 +113,12 @@ export class RunQueue {
     let beforeModel: number | null = null;
     // Each line of the run names it, and the request that queued it (X-Request-Id).
     const logger = pipeline.logger.with({ runId, ...(item.requestId ? { requestId: item.requestId } : {}) });
+    let finished: Record<string, unknown> | null = null;
     try {
       if (!message) throw new RunError("internal", "The message of this run is gone", false);
       const onModelRequest = () => void (beforeModel = d1.roundTrips - atStart);
       const outcome = await handleMessage({ ...pipeline, logger }, { runId, item, message, signal: controller.signal, onModelRequest });
-      logger.info("run finished", {
-        status: outcome.status,
-        durationMs: outcome.durationMs,
-        d1BeforeModel: beforeModel,
-        d1RoundTrips: d1.roundTrips - atStart,
-      });
+      finished = { status: outcome.status, durationMs: outcome.durationMs, d1BeforeModel: beforeModel, d1RoundTrips: d1.roundTrips - atStart };
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       const error = err instanceof RunError ? err : new RunError("internal", "Internal error", false);
@@ -131,6 +128,12 @@ export class RunQueue {
       clearTimeout(timer);
       this.running = null;
       this.deps.afterRun(runId, item.requestId);
+    }
+    if (finished) {
+      // The run's end events leave once this turn's writes are durable (the output gate), the mirror's
+      // batch with them; a turn commits when it yields, so the log line waits for the next one.
+      await nextTurn();
+      logger.info("run finished", finished);
     }
   }
 

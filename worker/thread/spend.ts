@@ -5,13 +5,12 @@
 // older than step0FreshMs. Otherwise what the user's other threads spent reaches this one with its
 // next run's flush: a user passes the cap by at most one run per thread (and the runs under way).
 import { and, eq, gte, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { agentRuns } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import type { RoomError } from "./room-stub";
-import type { BatchRead } from "./step-zero";
+import { scalarOf, statementOf, type BatchRead } from "../db/batch";
 import type { CacheStore } from "./store/cache";
 
 const KEY = "spend";
@@ -64,7 +63,7 @@ export class SpendGuard {
   private async readNow(ownerId: string, now: number): Promise<void> {
     const read = this.read(ownerId, now);
     try {
-      read.apply(await this.db.batch(read.statements as [BatchItem<"sqlite">]));
+      read.apply(await this.db.$client.batch(read.statements));
     } catch (err) {
       // D1 away: a cap is not worth refusing every post for; the next flush reads again.
       this.logger.warn("spend could not be read; using what is held", { error: String(err) });
@@ -101,33 +100,20 @@ export class SpendGuard {
     const day = utcDayStart(now);
     return {
       statements: [
-        this.db
-          .select({ usd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)` })
-          .from(agentRuns)
-          .where(and(eq(agentRuns.ownerId, ownerId), gte(agentRuns.startedAt, day))),
+        statementOf(
+          this.db.$client,
+          this.db
+            .select({ usd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)` })
+            .from(agentRuns)
+            .where(and(eq(agentRuns.ownerId, ownerId), gte(agentRuns.startedAt, day))),
+        ),
       ],
-      apply: ([rows]) => {
-        const usd = Number((rows as { usd: number }[])[0]?.usd ?? 0);
+      apply: ([result]) => {
+        const usd = Number(scalarOf(result) ?? 0);
         this.held = { ownerId, day, usd, fetchedAt: now };
         this.local = this.local.filter((l) => l.at >= now);
         this.store.put(KEY, this.held, now);
       },
     };
   }
-}
-
-/** Several reads as one, for one batch. */
-export function combineReads(...reads: (BatchRead | null)[]): BatchRead | null {
-  const present = reads.filter((r): r is BatchRead => r !== null);
-  if (present.length <= 1) return present[0] ?? null;
-  return {
-    statements: present.flatMap((r) => r.statements),
-    apply: (results) => {
-      let at = 0;
-      for (const r of present) {
-        r.apply(results.slice(at, at + r.statements.length));
-        at += r.statements.length;
-      }
-    },
-  };
 }

@@ -6,10 +6,10 @@
 // A change made through the API invalidates the caches of the owner's active threads (push), so it
 // applies from the next run; the ages above bound staleness when a push is lost.
 import { asc, eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { ContextFile } from "../../protocol";
+import { rowsOf, statementOf, type BatchRead } from "../db/batch";
 import type { Db } from "../db/client";
-import { contextFiles, pluginConfigs, type ContextFileRow, type PluginConfigRow } from "../db/schema";
+import { contextFiles, pluginConfigs } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { configsFrom, type PluginConfig } from "../plugins/registry";
@@ -18,12 +18,6 @@ import type { CacheStore } from "./store/cache";
 export interface StepZeroInputs {
   configs: PluginConfig[];
   contextFiles: ContextFile[];
-}
-
-/** Reads to add to a D1 batch, and what to do with their results. */
-export interface BatchRead {
-  statements: BatchItem<"sqlite">[];
-  apply(results: unknown[]): void;
 }
 
 const KEY = "step0";
@@ -46,7 +40,7 @@ export class StepZero {
     if (held && now - held.fetchedAt <= this.config.step0MaxAgeMs) return held.inputs;
     const read = this.read(ownerId);
     try {
-      read.apply(await this.db.batch(read.statements as [BatchItem<"sqlite">]));
+      read.apply(await this.db.$client.batch(read.statements));
     } catch (err) {
       // D1 unreachable: run on what is held (or the defaults); the next flush reads again.
       this.logger.warn("step-0 inputs could not be read; using the last known", { error: String(err) });
@@ -86,13 +80,13 @@ export class StepZero {
     const startedAt = Date.now();
     return {
       statements: [
-        this.db.select().from(pluginConfigs),
-        this.db.select().from(contextFiles).where(eq(contextFiles.ownerId, ownerId)).orderBy(asc(contextFiles.path)),
+        statementOf(this.db.$client, this.db.select().from(pluginConfigs)),
+        statementOf(this.db.$client, this.db.select().from(contextFiles).where(eq(contextFiles.ownerId, ownerId)).orderBy(asc(contextFiles.path))),
       ],
       apply: ([configRows, fileRows]) => {
         const inputs: StepZeroInputs = {
-          configs: configsFrom(configRows as PluginConfigRow[]),
-          contextFiles: (fileRows as ContextFileRow[]).map((f) => ({ path: f.path, content: f.content, bytes: f.bytes, updatedAt: f.updatedAt })),
+          configs: configsFrom(rowsOf(pluginConfigs, configRows)),
+          contextFiles: rowsOf(contextFiles, fileRows).map((f) => ({ path: f.path, content: f.content, bytes: f.bytes, updatedAt: f.updatedAt })),
         };
         // Stamped with when the read began: a change announced while it was in flight still counts.
         this.cached = { ownerId, inputs, fetchedAt: startedAt };
