@@ -46,7 +46,7 @@ async function d1BeforeModel(threadId: string): Promise<number> {
   const runId = ws.events("pipeline:start")[0].data.runId;
   // The run's log line follows its end events by a turn (worker/thread/run-queue.ts).
   const finishedLine = () => lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
-  const finished = await until(async () => finishedLine(), Boolean);
+  const finished = (await until(async () => finishedLine(), Boolean)) as { d1BeforeModel: number };
   spy.mockRestore();
   return finished.d1BeforeModel;
 }
