@@ -1,12 +1,12 @@
-// The replay buffer's pruning (worker/thread/store/run-log.ts, RunLog.started): when a run starts,
-// the frames of runs before the previous one are deleted (and those runs' rows, once ended), unless
+// The replay buffer's pruning (worker/thread/store/run-log.ts, RunLog.prune): after a run, the frames
+// of runs before the previous one are deleted (and those runs' rows, once ended), unless
 // the run started within the last REPLAY_MIN_AGE_MS (a minute). A socket's `?since=` older than what
 // is left gets `replay_unavailable` after `ready`, then what is left (docs/protocol-notes.md).
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import type { RoomStore } from "../../worker/thread/store";
-import { api, createThread, env, settle, Socket } from "../helpers";
+import { api, createThread, env, settle, Socket, until } from "../helpers";
 
 const MINUTE = 60_000;
 const roomOf = (name: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(name));
@@ -19,6 +19,7 @@ const withStore = <T>(fn: (store: RoomStore, sql: SqlStorage) => T) =>
 /** A run as the queue records one: started at `at`, its frames `count` seqs from `firstSeq`, ended. */
 function playRun(store: RoomStore, runId: string, firstSeq: number, count: number, at: number, end = true) {
   store.runs.started(runId, `msg_${runId}`, firstSeq, at);
+  store.runs.prune(at);
   for (let seq = firstSeq; seq < firstSeq + count; seq++) store.replay.append(seq, JSON.stringify({ event: "pipeline:stream", data: { runId }, seq }));
   if (end) {
     store.runs.stored(runId, { status: "completed", commandsHandled: [], commandsUnhandled: [], durationMs: 1 });
@@ -29,18 +30,18 @@ function playRun(store: RoomStore, runId: string, firstSeq: number, count: numbe
 const seqsOf = (store: RoomStore) => store.replay.since(0).map((f) => JSON.parse(f).seq as number);
 const runIds = (sql: SqlStorage) => sql.exec<{ run_id: string }>("SELECT run_id FROM runs ORDER BY first_seq").toArray().map((r) => r.run_id);
 
-describe("RunLog.started prunes the replay buffer", () => {
+describe("RunLog.prune trims the replay buffer", () => {
   it("deletes the frames (and ended rows) of runs older than the previous one and than a minute", async () => {
     await withStore((store, sql) => {
       const now = Date.now();
       playRun(store, "a", 1, 10, now - 30 * MINUTE);
       playRun(store, "b", 11, 10, now - 20 * MINUTE);
       playRun(store, "c", 21, 10, now - 10 * MINUTE);
-      // c's start kept b (the run before it) and c: a, neither the previous run nor recent, went.
+      // pruning after c kept b (the run before it) and c: a, neither the previous run nor recent, went.
       expect(seqsOf(store)).toEqual(Array.from({ length: 20 }, (_, i) => i + 11));
       expect(runIds(sql)).toEqual(["b", "c"]);
       playRun(store, "d", 31, 5, now, false);
-      // d's start keeps c and nothing older: none of them is recent.
+      // pruning after d keeps c and nothing older: none of them is recent.
       expect(seqsOf(store)).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35]);
       expect(store.replay.oldestSeq()).toBe(21);
       expect(runIds(sql)).toEqual(["c", "d"]);
@@ -55,7 +56,7 @@ describe("RunLog.started prunes the replay buffer", () => {
       playRun(store, "old", 1, 5, now - 10 * MINUTE);
       for (let i = 0; i < 6; i++) playRun(store, `r${i}`, 6 + i * 5, 5, now - 50_000 + i * 1_000);
       playRun(store, "now", 36, 5, now, false);
-      // "old" went when r1 started (it was neither the previous run nor recent); r0..r5 all stay.
+      // "old" went when r1 was pruned after (it was neither the previous run nor recent); r0..r5 all stay.
       expect(store.replay.oldestSeq()).toBe(6);
       expect(seqsOf(store)).toHaveLength(35);
       expect(runIds(sql)).toEqual(["r0", "r1", "r2", "r3", "r4", "r5", "now"]);
@@ -133,14 +134,15 @@ describe("?since= replay after pruning (through a real thread)", () => {
     expect(before.frames.filter((f) => f.event === "pipeline:start").map((f) => f.seq)).toEqual(firstSeqs);
     expect(before.frames.filter((f) => f.event === "pipeline:complete")).toHaveLength(3);
 
-    // Every run is a minute old or more, as if the thread had sat idle: the next run's start prunes.
+    // Every run is a minute old or more, as if the thread had sat idle: the pruning after the next run
+    // (a turn after its end events) trims.
     await runInDurableObject(room, (_r: ThreadRoom, state) => void state.storage.sql.exec("UPDATE runs SET at = at - ?", 5 * MINUTE));
     await talk(thread.id, ws, "message 4", 4);
     ws.close();
     const [, , third] = firstSeqs;
     // The frames of the third run (the one before the fourth) on, from its message's chat:message.
     const kept = third - 1;
-    const oldest = await runInDurableObject(room, (r: ThreadRoom) => storeOf(r).replay.oldestSeq());
+    const oldest = await until(() => runInDurableObject(room, (r: ThreadRoom) => storeOf(r).replay.oldestSeq()), (seq) => seq === kept);
     expect(oldest).toBe(kept);
 
     // since=0: ready, then replay_unavailable, then what is left, in order, up to the last seq.

@@ -129,12 +129,11 @@ export class RunQueue {
       this.running = null;
       this.deps.afterRun(runId, item.requestId);
     }
-    if (finished) {
-      // The run's end events leave once this turn's writes are durable (the output gate), the mirror's
-      // batch with them; a turn commits when it yields, so the log line waits for the next one.
-      await nextTurn();
-      logger.info("run finished", finished);
-    }
+    // The run's end events leave once this turn's writes are durable (the output gate), the mirror's
+    // batch with them; a turn commits when it yields, so the housekeeping waits for the next one.
+    await nextTurn();
+    this.store.runs.prune(Date.now());
+    if (finished) logger.info("run finished", finished);
   }
 
   /**

@@ -111,6 +111,13 @@ export class RunLog {
       "INSERT OR REPLACE INTO runs (run_id, message_id, first_seq, state, at, keep_seq) VALUES (?, ?, ?, 'started', ?, ?)",
       runId, messageId, firstSeq, now, keepSeq === null ? firstSeq : Math.min(keepSeq, firstSeq),
     );
+  }
+
+  /**
+   * Deletes the frames of runs before the newest but one, unless they started within
+   * REPLAY_MIN_AGE_MS, and the rows of those runs once ended. Called after a run, off its way.
+   */
+  prune(now: number): void {
     const from = "coalesce(keep_seq, first_seq)";
     const previous = this.sql
       .exec<{ first_seq: number }>(`SELECT ${from} AS first_seq FROM runs ORDER BY first_seq DESC LIMIT 1 OFFSET 1`)
