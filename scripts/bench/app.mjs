@@ -1,5 +1,5 @@
 // The app under `wrangler dev` for the bench, with its log lines collected: each run logs its D1 round
-// trips ("run finished") and its mirror flush ("run mirrored") as JSON lines.
+// trips, its mirror flush's among them, as a JSON line ("run finished").
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -93,8 +93,7 @@ export async function startApp(upstreamUrl, vars = {}, again = {}) {
 /** Per run: D1 round trips before the model request, and in all (its run plus its mirror flush). */
 export function d1PerRun(logs, runIds) {
   const finished = new Map(logs.filter((l) => l.message === "run finished").map((l) => [l.runId, l]));
-  const mirrored = new Map(logs.filter((l) => l.message === "run mirrored").map((l) => [l.runId, l]));
   return runIds
     .filter((id) => finished.has(id))
-    .map((id) => ({ beforeModel: finished.get(id).d1BeforeModel ?? 0, total: finished.get(id).d1RoundTrips + (mirrored.get(id)?.d1RoundTrips ?? 0) }));
+    .map((id) => ({ beforeModel: finished.get(id).d1BeforeModel ?? 0, total: finished.get(id).d1RoundTrips + (finished.get(id).mirror?.d1RoundTrips ?? 0) }));
 }

@@ -17,7 +17,7 @@ import { Intake, type AcceptInput } from "./intake";
 import { Mirror } from "./mirror";
 import { ModelView } from "./model-view";
 import { pluginContextFor } from "./plugin-context";
-import { RunQueue } from "./run-queue";
+import { RunQueue, type Mirrored } from "./run-queue";
 import { SocketHub } from "./sockets";
 import { SpendGuard } from "./spend";
 import { StepZero } from "./step-zero";
@@ -47,7 +47,7 @@ export interface RoomParts {
   intake: Intake;
 }
 
-export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: string, requestId: string | null) => void): RoomParts {
+export function buildParts(ctx: DurableObjectState, env: Env, afterRun: () => Promise<Mirrored>): RoomParts {
   const config = configOf(env);
   const store = new RoomStore(ctx.storage);
   const d1Usage = newUsage();
@@ -101,7 +101,7 @@ export function buildParts(ctx: DurableObjectState, env: Env, afterRun: (runId: 
   );
   const calibration = new Calibration(store.cache);
   const pipeline = { store, calibration, files: new FileBlocks(env.FILES, store.files), writer, plugins, invoker, view, stepZero, spend, events, logger, config };
-  const queue = new RunQueue({ pipeline, alarms, d1: d1Usage, afterRun });
+  const queue = new RunQueue({ pipeline, alarms, d1: d1Usage, afterRun, waitUntil: (p) => ctx.waitUntil(p) });
   const sockets = new SocketHub(ctx, store, events, () => queue.running?.runId ?? null);
   const intake = new Intake({ store, writer, events, queue, mirror, config, clock, waitUntil: (p) => ctx.waitUntil(p) });
   return Object.assign(parts, { config, store, d1Usage, d1Faults, db, logger, clock, writer, alarms, mirror, stepZero, spend, events, plugins, view, model, queue, sockets, intake });

@@ -17,6 +17,7 @@ import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
 import { combineReads } from "../db/batch";
+import type { Mirrored } from "./run-queue";
 
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
 export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
@@ -29,7 +30,7 @@ export class ThreadRoom extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.p = buildParts(ctx, env, (runId, requestId) => this.afterRun(runId, requestId));
+    this.p = buildParts(ctx, env, () => this.afterRun());
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
@@ -270,16 +271,14 @@ export class ThreadRoom extends DurableObject<Env> {
     return refusal && refuse(refusal.code, refusal.message, refusal.retryAfterSec);
   }
 
-  private afterRun(runId: string, requestId: string | null): void {
+  private afterRun(): Promise<Mirrored> {
     const owner = this.p.store.thread.get()?.ownerId;
-    if (!owner || this.closing) return;
+    if (!owner || this.closing) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
     const before = this.p.d1Usage.roundTrips;
     const reads = combineReads(this.p.stepZero.revalidation(owner), this.p.spend.revalidation(owner));
-    this.ctx.waitUntil(
-      this.p.mirror.flush(reads).then((rows) => {
-        this.p.logger.info("run mirrored", { runId, ...(requestId ? { requestId } : {}), rows, d1RoundTrips: this.p.d1Usage.roundTrips - before });
-      }),
-    );
+    const flushed = this.p.mirror.flush(reads).then((rows) => ({ rows, d1RoundTrips: this.p.d1Usage.roundTrips - before }));
+    this.ctx.waitUntil(flushed);
+    return flushed;
   }
 }
 

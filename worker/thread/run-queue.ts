@@ -15,16 +15,28 @@ import type { InboxItem } from "./store";
 import { publicThread } from "./store/thread-row";
 
 const HEARTBEAT_MS = 30_000;
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * A run's housekeeping (its log line, the replay buffer's pruning) waits this long after the run, so
+ * a message sent right after an answer (a follow-up, the next one queued) reaches the model first.
+ */
+const HOUSEKEEPING_DELAY_MS = 50;
 /** How often one message's run starts again by itself after a restart cut it short. */
 const MAX_RESTARTS = 1;
+
+/** What a run's mirror flush wrote, and its D1 round trips. */
+export interface Mirrored {
+  rows: number;
+  d1RoundTrips: number;
+}
 
 export interface RunQueueDeps {
   pipeline: PipelineDeps;
   alarms: Alarms;
   d1: D1Usage;
-  /** After each run: the mirror flush, off the run's path (`requestId`: the request that queued it). */
-  afterRun(runId: string, requestId: string | null): void;
+  /** After each run: the mirror flush, sent in the turn of the run's end events. */
+  afterRun(): Promise<Mirrored>;
+  /** Keeps the object alive for work done after a run. */
+  waitUntil(work: Promise<unknown>): void;
 }
 
 export class RunQueue {
@@ -127,13 +139,21 @@ export class RunQueue {
     } finally {
       clearTimeout(timer);
       this.running = null;
-      this.deps.afterRun(runId, item.requestId);
+      this.housekeep(this.deps.afterRun(), finished && ((mirror) => logger.info("run finished", { ...finished, mirror })));
     }
-    // The run's end events leave once this turn's writes are durable (the output gate), the mirror's
-    // batch with them; a turn commits when it yields, so the housekeeping waits for the next one.
-    await nextTurn();
-    this.store.runs.prune(Date.now());
-    if (finished) logger.info("run finished", finished);
+  }
+
+  /**
+   * The run's end events leave once the writes before them are durable (the output gate), when this
+   * turn yields; the mirror's batch, sent in it, leaves with them. The rest waits (HOUSEKEEPING_DELAY_MS).
+   */
+  private housekeep(mirrored: Promise<Mirrored>, log: ((mirror: Mirrored) => void) | null): void {
+    const later = new Promise((resolve) => setTimeout(resolve, HOUSEKEEPING_DELAY_MS)).then(async () => {
+      if (!this.closed) this.store.runs.prune(Date.now());
+      const mirror = await mirrored;
+      log?.(mirror);
+    });
+    this.deps.waitUntil(later);
   }
 
   /**
@@ -166,7 +186,7 @@ export class RunQueue {
       pipeline.logger.error("could not fail a lost run cleanly", { runId, error: String(err) });
       this.abandon(item, runId, error);
     } finally {
-      this.deps.afterRun(runId, item.requestId);
+      this.housekeep(this.deps.afterRun(), null);
     }
   }
 
