@@ -3,11 +3,14 @@
 // clock times both ends. Prints medians and p95 over repeated runs; nothing here is a pass/fail test.
 //
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
+//   npm run bench -- --compare <rev> [--pairs 3]
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
-// trip (a primary one region away), and the table prints both side by side.
+// trip (a primary one region away), and the table prints both side by side. With --compare, only the
+// latency legs, this checkout against <rev>, in pairs run back to back (scripts/bench/compare.mjs).
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
+import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads } from "./bench/scenarios.mjs";
 
 const args = Object.fromEntries(
@@ -52,7 +55,7 @@ async function measure(upstream, vars, { withFanout }) {
       notes.push(`fan-out delivery: ${order.join("; ")}`);
     }
     const many = await manyThreads(app.base, upstream, 50, opts);
-    await sleep(500); // the last mirror flushes log after their runs
+    await sleep(500); // runs log a moment after they end
     const warm = d1PerRun(app.logs, lat.runIds);
     const coldD1 = d1PerRun(app.logs, cold);
     rows.push(
@@ -70,8 +73,8 @@ async function measure(upstream, vars, { withFanout }) {
 const fmt = (v) => (v === undefined ? "-" : v >= 100 ? v.toFixed(0) : Number.isInteger(v) ? String(v) : v.toFixed(1));
 const cell = (s) => (s.pair ? `${fmt(s.median)}, ${s.p95}` : `${fmt(s.median)} / ${fmt(s.p95)}`);
 
-const upstream = await startFakeUpstream({ port: 0 });
-try {
+/** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
+async function table(upstream) {
   console.log(`bench: ${opts.runs} runs, ${opts.tokens} tokens per answer, ${opts.tokenDelayMs} ms between tokens upstream\n`);
   const base = await measure(upstream, {}, { withFanout: true });
   const slow = d1Latency ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
@@ -86,6 +89,12 @@ try {
   }
   for (const note of base.notes) console.log(`\n${note}`);
   console.log(`(the upstream takes ≈${opts.tokens * opts.tokenDelayMs} ms to stream each answer; socket deltas are coalesced every ~30 ms)`);
+}
+
+const upstream = await startFakeUpstream({ port: 0 });
+try {
+  if (args.compare) await compare(upstream, args.compare, Number(args.pairs ?? 3), opts);
+  else await table(upstream);
 } finally {
   await upstream.close();
 }

@@ -21,9 +21,9 @@ function freePort() {
  * wrangler.toml as it is, with its paths made absolute and the per-user rate limits raised: the bench
  * and the soak are one user posting far more than 30 messages a minute, on purpose.
  */
-function loadConfig(dir) {
-  const toml = readFileSync("wrangler.toml", "utf8")
-    .replace(/^(main|directory|migrations_dir)(\s*=\s*)"([^"]*)"/gm, (_, key, eq, value) => `${key}${eq}${JSON.stringify(resolve(value))}`)
+function loadConfig(dir, root) {
+  const toml = readFileSync(join(root, "wrangler.toml"), "utf8")
+    .replace(/^(main|directory|migrations_dir)(\s*=\s*)"([^"]*)"/gm, (_, key, eq, value) => `${key}${eq}${JSON.stringify(resolve(root, value))}`)
     .replace(/simple = \{ limit = \d+, period = 60 \}/g, "simple = { limit = 1000000, period = 60 }");
   const path = join(dir, "wrangler.toml");
   writeFileSync(path, toml);
@@ -32,9 +32,11 @@ function loadConfig(dir) {
 
 /**
  * Starts the app against `upstreamUrl`; `vars` go into its env file (D1_LATENCY_MS, say). Given the
- * `dir` and `port` of an app stopped with `stop({ keep: true })`, it starts that app again, state and all.
+ * `dir` and `port` of an app stopped with `stop({ keep: true })`, it starts that app again, state and
+ * all; given a `root`, it starts the app of another checkout (`npm run bench -- --compare`).
  */
 export async function startApp(upstreamUrl, vars = {}, again = {}) {
+  const root = again.root ?? ".";
   const port = again.port ?? (await freePort());
   const dir = again.dir ?? mkdtempSync(join(tmpdir(), "bench-"));
   const state = join(dir, "state");
@@ -42,7 +44,7 @@ export async function startApp(upstreamUrl, vars = {}, again = {}) {
   const all = { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: upstreamUrl, ...vars };
   writeFileSync(envFile, Object.entries(all).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n");
   const wrangler = "node_modules/.bin/wrangler";
-  const config = loadConfig(dir);
+  const config = loadConfig(dir, root);
   const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--config", config, "--persist-to", state], {
     env: { ...process.env, CI: "true" },
     encoding: "utf8",
