@@ -4,3 +4,4 @@ export * from "./errors";
 export * from "./events";
 export * from "./api";
 export * from "./limits";
+export * from "./web-activity";

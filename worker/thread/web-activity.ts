@@ -1,19 +1,12 @@
-import type { StreamEvent, WebActivity } from "../../protocol";
+import { applyWebEvent, NO_WEB, type StreamEvent, type WebActivity } from "../../protocol";
 
 /**
  * A run's web searches and fetches (with what each found) and its answer's citations, from its
- * stream events: kept in the answer's metadata, so the search cards and numbered references of a
- * reloaded thread are those its clients saw live.
+ * stream events, folded as its clients folded them live: kept in the answer's metadata, so the
+ * search cards and numbered references of a reloaded thread are those they saw.
  */
 export function webActivityOf(events: StreamEvent[]): WebActivity | undefined {
-  const calls: WebActivity["calls"] = [];
-  const citations: WebActivity["citations"] = [];
-  for (const e of events) {
-    if (e.type === "server_tool_call") calls.push({ toolUseId: e.toolUseId, toolName: e.toolName, input: e.input, sources: [] });
-    else if (e.type === "server_tool_result") {
-      const call = calls.find((c) => c.toolUseId === e.toolUseId);
-      if (call) Object.assign(call, { sources: e.sources }, e.error ? { error: e.error } : {});
-    } else if (e.type === "citations") citations.push(...e.citations.map((c) => ({ ...c, at: e.at })));
-  }
-  return calls.length || citations.length ? { calls, citations } : undefined;
+  const web = events.reduce(applyWebEvent, NO_WEB);
+  if (!web.calls.length && !web.citations.length) return undefined;
+  return { calls: web.calls.map(({ done: _, ...call }) => call), citations: web.citations };
 }

@@ -2,45 +2,11 @@
 // they come from the live stream (pipeline:stream server_tool_call / server_tool_result /
 // citations) or, after a reload, from the stored answer's metadata.web.
 
-import type { EventMap, MessageMetadata, WebActivity, WebSource } from "@protocol";
+import type { CitationAt, MessageMetadata, WebCall, WebSource, WebView } from "@protocol";
 import { isRecord } from "./untrusted";
 
-/** A search or fetch as stored, and whether it has its result (live only: a stored call has). */
-export type WebCall = WebActivity["calls"][number] & { done: boolean };
-
-export type CitationAt = WebActivity["citations"][number];
-
-export interface WebView {
-  calls: WebCall[];
-  citations: CitationAt[];
-}
-
-export const NO_WEB: WebView = { calls: [], citations: [] };
-
-type StreamData = EventMap["pipeline:stream"];
-
-/** `web` with one more stream event applied; events of other kinds leave it as it is. */
-export function applyWebEvent(web: WebView, e: StreamData): WebView {
-  switch (e.type) {
-    case "server_tool_call":
-      if (web.calls.some((c) => c.toolUseId === e.toolUseId)) return web;
-      return { ...web, calls: [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: e.input, sources: [], done: false }] };
-    case "server_tool_result": {
-      const result = { sources: e.sources ?? [], ...(e.error ? { error: e.error } : {}), done: true };
-      const known = web.calls.some((c) => c.toolUseId === e.toolUseId);
-      // A result whose call this page missed (joined mid-run) still gets its card.
-      const calls = known
-        ? web.calls.map((c) => (c.toolUseId === e.toolUseId ? { ...c, ...result } : c))
-        : [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: null, ...result }];
-      return { ...web, calls };
-    }
-    case "citations":
-      if (!(e.at >= 0) || e.citations.length === 0) return web;
-      return { ...web, citations: [...web.citations, ...e.citations.map((c) => ({ ...c, at: e.at }))] };
-    default:
-      return web;
-  }
-}
+// The fold from stream events is the protocol's, shared with the object that stores metadata.web.
+export { applyWebEvent, NO_WEB, type CitationAt, type WebCall, type WebView } from "@protocol";
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
