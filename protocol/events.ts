@@ -11,6 +11,11 @@ export interface ToolOutcome {
   isError: boolean;
 }
 
+/** The names the API gives the assistant's built-in tools (a stream event's `toolName`). */
+export const MEMORY_TOOL = "memory";
+export const WEB_SEARCH_TOOL = "web_search";
+export const WEB_FETCH_TOOL = "web_fetch";
+
 /** The close code of a socket whose credential (an Access JWT) expired: sign in again, then reconnect. */
 export const CREDENTIAL_EXPIRED = 4001;
 

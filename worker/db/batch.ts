@@ -51,4 +51,3 @@ export function combineReads(...reads: (BatchRead | null)[]): BatchRead | null {
     },
   };
 }
-

@@ -1,6 +1,7 @@
 // The offline model: with no ANTHROPIC_API_KEY the SDK is handed this fetch, which answers in the
 // Messages API's own streaming format, so every byte still goes through the real SDK code path.
 import type Anthropic from "@anthropic-ai/sdk";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from "../../protocol";
 import type { ApiContent, ApiMessage } from "./types";
 
 interface OfflineRequest {
@@ -54,7 +55,7 @@ function answer(req: OfflineRequest, inputTokens: number): Sse[] {
       "tool_use",
     );
   }
-  const webTools = req.tools?.some((t) => t.name === "web_search" || t.name === "web_fetch");
+  const webTools = req.tools?.some((t) => t.name === WEB_SEARCH_TOOL || t.name === WEB_FETCH_TOOL);
   if (webTools && /\b(search|look up|google|latest|news|browse|web|fetch)\b|https?:\/\//i.test(said)) {
     return message(req.model, inputTokens, [
       thinking("The user wants something from the web; the offline model has no way there."),

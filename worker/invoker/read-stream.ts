@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { CutStreamError } from "./errors";
-import type { Citation } from "../../protocol";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
 import { addUsage, emptyUsage, type StreamEvent, type Usage } from "./types";
 
 type Block =
@@ -172,15 +172,15 @@ function serverToolResult(raw: Record<string, unknown>): StreamEvent | null {
   const toolUseId = String(raw.tool_use_id ?? "");
   const content = raw.content as Record<string, unknown> | Record<string, unknown>[] | undefined;
   if (raw.type === "web_search_tool_result") {
-    if (!Array.isArray(content)) return { type: "server_tool_result", toolUseId, toolName: "web_search", sources: [], error: String(content?.error_code ?? "error") };
+    if (!Array.isArray(content)) return { type: "server_tool_result", toolUseId, toolName: WEB_SEARCH_TOOL, sources: [], error: String(content?.error_code ?? "error") };
     const sources = content.map((r) => ({ url: String(r.url), title: (r.title as string | null) ?? null, pageAge: (r.page_age as string | null) ?? null }));
-    return { type: "server_tool_result", toolUseId, toolName: "web_search", sources };
+    return { type: "server_tool_result", toolUseId, toolName: WEB_SEARCH_TOOL, sources };
   }
   if (raw.type === "web_fetch_tool_result") {
     const c = content as Record<string, unknown> | undefined;
-    if (c?.type !== "web_fetch_result") return { type: "server_tool_result", toolUseId, toolName: "web_fetch", sources: [], error: String(c?.error_code ?? "error") };
+    if (c?.type !== "web_fetch_result") return { type: "server_tool_result", toolUseId, toolName: WEB_FETCH_TOOL, sources: [], error: String(c?.error_code ?? "error") };
     const doc = c.content as { title?: string | null } | undefined;
-    return { type: "server_tool_result", toolUseId, toolName: "web_fetch", sources: [{ url: String(c.url), title: doc?.title ?? null }] };
+    return { type: "server_tool_result", toolUseId, toolName: WEB_FETCH_TOOL, sources: [{ url: String(c.url), title: doc?.title ?? null }] };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 // One request's parameters, from the conversation and the model's catalog entry: the system blocks
-// (a breakpoint on the first, the stable one), a moving cache breakpoint on the last turn of the history, thinking as the model takes it,
-// and the compaction edit where it is on.
+// (a breakpoint on the first, the stable one), a moving cache breakpoint on the last turn of the
+// history, thinking as the model takes it, and the compaction edit where it is on.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelInfo } from "../../protocol";
 import { normalizeConversation } from "./conversation";

@@ -1,4 +1,4 @@
-import type { WebSource } from "@protocol";
+import { WEB_SEARCH_TOOL, type WebSource } from "@protocol";
 import { memo, useState } from "react";
 import { describeWebCall, domainOf, safeHref, type WebCall } from "../lib/webActivity";
 
@@ -51,7 +51,7 @@ export const SearchCard = memo(function SearchCard({ call }: { call: WebCall }) 
           {subject && !call.error && <span className="search-subject">{subject}</span>}
           {state === "running" && "…"}
         </span>
-        {call.done && !call.error && call.toolName === "web_search" && (
+        {call.done && !call.error && call.toolName === WEB_SEARCH_TOOL && (
           <span className="search-count muted small">
             {call.sources.length} {call.sources.length === 1 ? "result" : "results"}
           </span>

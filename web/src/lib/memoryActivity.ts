@@ -3,7 +3,7 @@
 
 import { isRecord } from "./untrusted";
 
-export const MEMORY_TOOL = "memory";
+export { MEMORY_TOOL } from "@protocol";
 
 export interface MemoryActivity {
   /** "Saved a note", "Read notes", … */

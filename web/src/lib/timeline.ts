@@ -9,7 +9,7 @@
 //   activity, thinking and tool messages are not shown twice.
 // - Pending (unacknowledged) sends come last.
 
-import type { Message, MessageKind, Usage } from "@protocol";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Message, type MessageKind, type Usage } from "@protocol";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 import { answeredAgain } from "./runErrors";
@@ -65,8 +65,8 @@ function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
       if (meta.durationMs !== undefined) summary.durationMs = meta.durationMs;
       if (meta.usage) {
         summary.usage = meta.usage;
-        summary.searches = billed(meta.usage, "web_search");
-        summary.fetches = billed(meta.usage, "web_fetch");
+        summary.searches = billed(meta.usage, WEB_SEARCH_TOOL);
+        summary.fetches = billed(meta.usage, WEB_FETCH_TOOL);
       }
     } else if (m.kind === "tool_call") {
       summary.toolCount++;
@@ -87,8 +87,8 @@ export function summarizeLive(run: LiveRun): ActivitySummary {
     errorCode: run.error?.code,
     restarted: answeredAgain(run.error),
     toolCount: run.blocks.filter((b) => b.kind === "tool_call").length,
-    searches: run.usage?.serverToolUses ? billed(run.usage, "web_search") : seen("web_search"),
-    fetches: run.usage?.serverToolUses ? billed(run.usage, "web_fetch") : seen("web_fetch"),
+    searches: run.usage?.serverToolUses ? billed(run.usage, WEB_SEARCH_TOOL) : seen(WEB_SEARCH_TOOL),
+    fetches: run.usage?.serverToolUses ? billed(run.usage, WEB_FETCH_TOOL) : seen(WEB_FETCH_TOOL),
     streamed: run.text.length,
   };
 }

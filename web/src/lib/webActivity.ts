@@ -2,7 +2,7 @@
 // they come from the live stream (pipeline:stream server_tool_call / server_tool_result /
 // citations) or, after a reload, from the stored answer's metadata.web.
 
-import type { CitationAt, MessageMetadata, WebCall, WebSource, WebView } from "@protocol";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type CitationAt, type MessageMetadata, type WebCall, type WebSource, type WebView } from "@protocol";
 import { isRecord } from "./untrusted";
 
 // The fold from stream events is the protocol's, shared with the object that stores metadata.web.
@@ -48,11 +48,11 @@ export interface WebCallSummary {
 export function describeWebCall(call: WebCall): WebCallSummary {
   const input = isRecord(call.input) ? call.input : {};
   const state = call.error ? "failed" : call.done ? "done" : "running";
-  if (call.toolName === "web_search") {
+  if (call.toolName === WEB_SEARCH_TOOL) {
     const verb = { running: "Searching", done: "Searched", failed: "Search failed" }[state];
     return { verb, subject: str(input.query) ?? "", state };
   }
-  if (call.toolName === "web_fetch") {
+  if (call.toolName === WEB_FETCH_TOOL) {
     const verb = { running: "Reading", done: "Read", failed: "Fetch failed" }[state];
     return { verb, subject: str(input.url) ?? call.sources[0]?.url ?? "", state };
   }

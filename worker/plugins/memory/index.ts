@@ -6,6 +6,7 @@ import { and, eq, inArray, like } from "drizzle-orm";
 import { contextFiles } from "../../db/schema";
 import { putContextFile } from "../../db/context-files";
 import type { Db } from "../../db/client";
+import { MEMORY_TOOL } from "../../../protocol";
 import type { PluginDefinition } from "../contract";
 import { MemoryError, runMemoryCommand, type MemoryFiles, type MemoryInput } from "./commands";
 
@@ -37,7 +38,7 @@ export const memoryPlugin: PluginDefinition = {
   builtinTools: [
     {
       description: "Views, creates and edits notes under /memories (your context files, memories/ folder).",
-      definition: () => ({ type: "memory_20250818", name: "memory" }),
+      definition: () => ({ type: "memory_20250818", name: MEMORY_TOOL }),
       async handler(input: MemoryInput, call, ctx) {
         try {
           const { text, changed } = await runMemoryCommand(d1MemoryFiles(ctx.db, call.ownerId), input);

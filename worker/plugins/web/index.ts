@@ -2,6 +2,7 @@
 // offers their definitions (bounded by its settings), and the stream carries their blocks to clients
 // and into the transcript unchanged. A search is billed per request (worker/invoker/prices.ts).
 import { z } from "zod";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from "../../../protocol";
 import type { PluginDefinition } from "../contract";
 
 const domain = z
@@ -36,12 +37,12 @@ export const webPlugin: PluginDefinition<Settings> = {
   builtinTools: [
     {
       description: "Searches the web (run by Anthropic; billed per search).",
-      definition: (s) => (s.search ? { type: "web_search_20250305", name: "web_search", max_uses: s.maxUses, ...domains(s) } : null),
+      definition: (s) => (s.search ? { type: "web_search_20250305", name: WEB_SEARCH_TOOL, max_uses: s.maxUses, ...domains(s) } : null),
     },
     {
       description: "Reads a web page or PDF by its URL (run by Anthropic), with citations.",
       definition: (s) =>
-        s.fetch ? { type: "web_fetch_20250910", name: "web_fetch", max_uses: s.maxUses, citations: { enabled: true }, ...domains(s) } : null,
+        s.fetch ? { type: "web_fetch_20250910", name: WEB_FETCH_TOOL, max_uses: s.maxUses, citations: { enabled: true }, ...domains(s) } : null,
     },
   ],
   register: () => ({}),
