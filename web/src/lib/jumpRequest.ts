@@ -2,8 +2,8 @@
 // pages or switches branch until the message is on screen). Kept in memory: a jump is a moment's
 // intention, not a place to come back to.
 import type { Message } from "@protocol";
-import { useSyncExternalStore } from "react";
 import { mayBeOlderOnBranch } from "./branches";
+import { createStore, useStore } from "./store";
 
 export interface JumpRequest {
   threadId: string;
@@ -13,29 +13,20 @@ export interface JumpRequest {
   createdAt: number;
 }
 
-let current: JumpRequest | null = null;
-const listeners = new Set<() => void>();
+const current = createStore<JumpRequest | null>(null);
 
 export function requestJump(request: JumpRequest): void {
-  current = request;
-  listeners.forEach((l) => l());
+  current.set(request);
 }
 
 /** Done (or given up): only the request that was handled is cleared, not a newer one. */
 export function finishJump(request: JumpRequest): void {
-  if (current !== request) return;
-  current = null;
-  listeners.forEach((l) => l());
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  if (current.get() === request) current.set(null);
 }
 
 /** The jump asked for in this thread, if any. */
 export function useJumpRequest(threadId: string | null): JumpRequest | null {
-  const request = useSyncExternalStore(subscribe, () => current);
+  const request = useStore(current);
   return request && request.threadId === threadId ? request : null;
 }
 

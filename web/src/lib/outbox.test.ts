@@ -46,11 +46,11 @@ describe("outbox sending", () => {
     outbox.onConfirmed(confirmed);
 
     const item = outbox.enqueue("thr_1", "hello");
-    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId, state: "sending", attempts: 1 }]);
+    expect(outbox.items.get()).toMatchObject([{ clientMessageId: item.clientMessageId, state: "sending", attempts: 1 }]);
     calls[0].resolve(stored(item));
     await settle();
 
-    expect(outbox.getSnapshot()).toEqual([]);
+    expect(outbox.items.get()).toEqual([]);
     expect(confirmed).toHaveBeenCalledWith(expect.objectContaining({ id: "msg_1" }));
   });
 
@@ -61,13 +61,13 @@ describe("outbox sending", () => {
 
     calls[0].reject(new ApiError(429, "rate_limited", "slow down", undefined, 5));
     await settle();
-    expect(outbox.getSnapshot()).toMatchObject([{ state: "waiting", error: "slow down" }]);
+    expect(outbox.items.get()).toMatchObject([{ state: "waiting", error: "slow down" }]);
     await vi.advanceTimersByTimeAsync(4_900);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(200);
     expect(calls).toHaveLength(2);
     expect(calls[1].item.clientMessageId).toBe(item.clientMessageId);
-    expect(outbox.getSnapshot()).toMatchObject([{ state: "sending", attempts: 2 }]);
+    expect(outbox.items.get()).toMatchObject([{ state: "sending", attempts: 2 }]);
   });
 
   it("gives up on a refusal until the user retries", async () => {
@@ -79,7 +79,7 @@ describe("outbox sending", () => {
     await settle();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(calls).toHaveLength(1);
-    expect(outbox.getSnapshot()).toMatchObject([{ state: "failed", error: "too long" }]);
+    expect(outbox.items.get()).toMatchObject([{ state: "failed", error: "too long" }]);
 
     outbox.retry(item.clientMessageId);
     expect(calls).toHaveLength(2);
@@ -91,12 +91,12 @@ describe("outbox sending", () => {
 
     const { post, calls } = controlledPost();
     const second = createOutbox({ storage: userStorage("u", store), post });
-    expect(second.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
+    expect(second.items.get()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
     expect(calls).toEqual([]);
     second.start();
     expect(calls.map((c) => c.item.content)).toEqual(["survive a reload"]);
     // Another user's outbox does not see it.
-    expect(started({ storage: userStorage("other", store), post }).getSnapshot()).toEqual([]);
+    expect(started({ storage: userStorage("other", store), post }).items.get()).toEqual([]);
   });
 
   it("does not erase another tab's items when it writes its own", () => {
@@ -106,7 +106,7 @@ describe("outbox sending", () => {
     tabA.enqueue("thr_1", "from A");
     tabB.enqueue("thr_1", "from B");
     const reloaded = started({ storage: userStorage("u", store), post: never });
-    expect(reloaded.getSnapshot().map((i) => i.content).sort()).toEqual(["from A", "from B"]);
+    expect(reloaded.items.get().map((i) => i.content).sort()).toEqual(["from A", "from B"]);
   });
 
   it("once stopped, neither retries nor writes to storage", async () => {
@@ -135,7 +135,7 @@ describe("outbox sending", () => {
     expect(calls.map((c) => c.item.clientMessageId)).toEqual([item.clientMessageId, item.clientMessageId]);
     calls[1].resolve(stored(item));
     await settle();
-    expect(outbox.getSnapshot()).toEqual([]);
+    expect(outbox.items.get()).toEqual([]);
   });
 
   it("forgets a deleted thread's items", () => {
@@ -143,7 +143,7 @@ describe("outbox sending", () => {
     outbox.enqueue("thr_1", "one");
     outbox.enqueue("thr_2", "two");
     outbox.forgetThread("thr_1");
-    expect(outbox.getSnapshot().map((i) => i.threadId)).toEqual(["thr_2"]);
+    expect(outbox.items.get().map((i) => i.threadId)).toEqual(["thr_2"]);
   });
 });
 
@@ -174,7 +174,7 @@ describe("outbox edits and files", () => {
     const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
     outbox.enqueue("thr_1", "hello", { branch: { messageId: "msg_q", regenerate: true } });
     outbox.reconcile(message({ id: "msg_api", content: "hello", clientMessageId: null }));
-    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
+    expect(outbox.items.get()[0].echoedMessageId).toBeUndefined();
   });
 });
 
@@ -185,28 +185,28 @@ describe("outbox reconcile", () => {
     const outbox = pendingOutbox();
     const item = outbox.enqueue("thr_1", "hello");
     outbox.reconcile(message({ content: "hello", clientMessageId: item.clientMessageId }));
-    expect(outbox.getSnapshot()).toEqual([]);
+    expect(outbox.items.get()).toEqual([]);
   });
 
   it("keeps its item visible when another client's message has the same content", () => {
     const outbox = pendingOutbox();
     const item = outbox.enqueue("thr_1", "hello");
     outbox.reconcile(message({ id: "msg_other", content: "hello", clientMessageId: "someone-else" }));
-    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
-    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
+    expect(outbox.items.get()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
+    expect(outbox.items.get()[0].echoedMessageId).toBeUndefined();
   });
 
   it("hides, but keeps waiting on, its item when a look-alike without a clientMessageId arrives", () => {
     const outbox = pendingOutbox();
     const item = outbox.enqueue("thr_1", "hello");
     outbox.reconcile(message({ id: "msg_api", content: "hello", clientMessageId: null }));
-    expect(outbox.getSnapshot()).toMatchObject([{ clientMessageId: item.clientMessageId, echoedMessageId: "msg_api" }]);
+    expect(outbox.items.get()).toMatchObject([{ clientMessageId: item.clientMessageId, echoedMessageId: "msg_api" }]);
   });
 
   it("ignores the assistant's messages", () => {
     const outbox = pendingOutbox();
     outbox.enqueue("thr_1", "hello");
     outbox.reconcile(message({ role: "assistant", content: "hello" }));
-    expect(outbox.getSnapshot()[0].echoedMessageId).toBeUndefined();
+    expect(outbox.items.get()[0].echoedMessageId).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
 import type { Attachment, Message } from "@protocol";
 import { ApiError, errorText } from "../api";
 import type { UserStorage } from "../session/userStorage";
+import { createStore, type ReadableStore } from "./store";
 
 export interface OutboxItem {
   clientMessageId: string;
@@ -51,7 +52,6 @@ function newId(): string {
 export function createOutbox({ storage, post }: OutboxOptions) {
   /** Items this outbox removed: not written back when merging with other tabs' items. */
   const removed = new Set<string>();
-  const listeners = new Set<() => void>();
   const confirmedListeners = new Set<(message: Message) => void>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const inFlight = new Set<string>();
@@ -67,22 +67,21 @@ export function createOutbox({ storage, post }: OutboxOptions) {
     }
   }
 
-  let items: readonly OutboxItem[] = readStorage();
+  const items = createStore<readonly OutboxItem[]>(readStorage());
 
   function commit(next: readonly OutboxItem[]): void {
     if (stopped) return;
-    items = next;
     // Merge with items another tab may have written, so that tabs do not erase each other's outbox.
-    const mine = new Set(items.map((i) => i.clientMessageId));
+    const mine = new Set(next.map((i) => i.clientMessageId));
     const others = readStorage().filter((i) => !mine.has(i.clientMessageId) && !removed.has(i.clientMessageId));
-    storage.set(STORAGE_NAME, JSON.stringify([...items, ...others]));
-    listeners.forEach((l) => l());
+    storage.set(STORAGE_NAME, JSON.stringify([...next, ...others]));
+    items.set(next);
   }
 
-  const find = (id: string) => items.find((i) => i.clientMessageId === id);
+  const find = (id: string) => items.get().find((i) => i.clientMessageId === id);
 
   function update(id: string, patch: Partial<OutboxItem>): void {
-    if (find(id)) commit(items.map((i) => (i.clientMessageId === id ? { ...i, ...patch } : i)));
+    if (find(id)) commit(items.get().map((i) => (i.clientMessageId === id ? { ...i, ...patch } : i)));
   }
 
   function clearTimer(id: string): void {
@@ -94,7 +93,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
   function remove(id: string): void {
     clearTimer(id);
     removed.add(id);
-    if (find(id)) commit(items.filter((i) => i.clientMessageId !== id));
+    if (find(id)) commit(items.get().filter((i) => i.clientMessageId !== id));
   }
 
   async function attempt(id: string): Promise<void> {
@@ -125,13 +124,8 @@ export function createOutbox({ storage, post }: OutboxOptions) {
   }
 
   return {
-    subscribe(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    getSnapshot(): readonly OutboxItem[] {
-      return items;
-    },
+    /** What waits to be acknowledged, oldest first. */
+    items: items as ReadableStore<readonly OutboxItem[]>,
     /** Called with the stored message when a POST is acknowledged. */
     onConfirmed(listener: (message: Message) => void): () => void {
       confirmedListeners.add(listener);
@@ -149,7 +143,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
         state: "sending",
         attempts: 0,
       };
-      commit([...items, item]);
+      commit([...items.get(), item]);
       void attempt(item.clientMessageId);
       return item;
     },
@@ -168,7 +162,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
      */
     start(): void {
       stopped = false;
-      for (const i of items) if (i.state !== "failed") void attempt(i.clientMessageId);
+      for (const i of items.get()) if (i.state !== "failed") void attempt(i.clientMessageId);
     },
 
     /**
@@ -195,8 +189,8 @@ export function createOutbox({ storage, post }: OutboxOptions) {
         if (find(cid)) remove(cid);
         return;
       }
-      if (items.some((i) => i.echoedMessageId === message.id)) return;
-      const match = items.find(
+      if (items.get().some((i) => i.echoedMessageId === message.id)) return;
+      const match = items.get().find(
         (i) => i.threadId === message.threadId && i.content === message.content && i.state !== "failed" && !i.echoedMessageId && !i.branch,
       );
       if (match) update(match.clientMessageId, { echoedMessageId: message.id });
@@ -204,7 +198,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
 
     /** Drop a deleted thread's items. */
     forgetThread(threadId: string): void {
-      for (const i of items) if (i.threadId === threadId) remove(i.clientMessageId);
+      for (const i of items.get()) if (i.threadId === threadId) remove(i.clientMessageId);
     },
   };
 }

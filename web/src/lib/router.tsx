@@ -1,6 +1,7 @@
 // A tiny router on the history API: `/`, `/t/<threadId>`, `/plugins`, `/context`, `/tasks`, `/usage`.
 
-import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+import type { AnchorHTMLAttributes, MouseEvent } from "react";
+import { createStore, useStore } from "./store";
 
 export type Route =
   | { name: "chat"; threadId: string | null }
@@ -24,24 +25,18 @@ function parseRoute(pathname: string): Route {
 
 export const threadPath = (threadId: string) => `/t/${encodeURIComponent(threadId)}`;
 
-const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
-window.addEventListener("popstate", notify);
+const pathname = createStore(location.pathname);
+window.addEventListener("popstate", () => pathname.set(location.pathname));
 
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   if (to === location.pathname + location.search) return;
   if (opts.replace) history.replaceState(null, "", to);
   else history.pushState(null, "", to);
-  notify();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  pathname.set(location.pathname);
 }
 
 export function usePathname(): string {
-  return useSyncExternalStore(subscribe, () => location.pathname);
+  return useStore(pathname);
 }
 
 export function useRoute(): Route {
