@@ -14,10 +14,10 @@ const content = z
 const clientMessageId = z.string().min(1).max(MAX_CLIENT_MESSAGE_ID).optional();
 // Their number is checked after parsing: more than the limit is 413, like a file over its size.
 const attachments = z.array(z.string().min(1).max(100)).optional();
+const threadId = z.string().min(1);
 const postBody = z.strictObject({ content, clientMessageId, attachments });
-const chatBody = z.strictObject({ threadId: z.string().min(1), content, clientMessageId, attachments });
-const prewarmBody = z.strictObject({ threadId: z.string().min(1) });
-const ticketBody = prewarmBody;
+const chatBody = z.strictObject({ threadId, content, clientMessageId, attachments });
+const threadIdBody = z.strictObject({ threadId });
 const regenerateBody = z.strictObject({ clientMessageId });
 const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
 
@@ -44,21 +44,21 @@ async function post(c: Context<AppEnv>, threadId: string, body: PostMessageBody)
 
 /** Routes that reach a thread's object: messages in, stop, the socket, prewarm. */
 export const chatRoutes = new Hono<AppEnv>()
-  .post("/threads/:id/messages", async (c) => post(c, c.req.param("id"), await jsonBody(c, postBody)))
-  .post("/chat", async (c) => {
-    const body = await jsonBody(c, chatBody);
+  .post("/threads/:id/messages", jsonBody("POST /api/threads/:id/messages", postBody), async (c) => post(c, c.req.param("id"), c.req.valid("json")))
+  .post("/chat", jsonBody("POST /api/chat", chatBody), async (c) => {
+    const body = c.req.valid("json");
     return post(c, body.threadId, body);
   })
-  .post("/threads/:id/messages/:messageId/edit", async (c) => {
-    const body = withinAttachmentLimit(await jsonBody(c, postBody));
+  .post("/threads/:id/messages/:messageId/edit", jsonBody("POST /api/threads/:id/messages/:messageId/edit", postBody), async (c) => {
+    const body = withinAttachmentLimit(c.req.valid("json"));
     return answerAccepted(c, await roomStub(c.env, c.req.param("id")).edit(callerOf(c), c.req.param("messageId"), { ...body, source: "web" }));
   })
-  .post("/threads/:id/messages/:messageId/regenerate", async (c) => {
-    const { clientMessageId } = await jsonBody(c, regenerateBody);
+  .post("/threads/:id/messages/:messageId/regenerate", jsonBody("POST /api/threads/:id/messages/:messageId/regenerate", regenerateBody), async (c) => {
+    const { clientMessageId } = c.req.valid("json");
     return answerAccepted(c, await roomStub(c.env, c.req.param("id")).regenerate(callerOf(c), c.req.param("messageId"), clientMessageId));
   })
-  .put("/threads/:id/head", async (c) => {
-    const { messageId } = await jsonBody(c, headBody);
+  .put("/threads/:id/head", jsonBody("PUT /api/threads/:id/head", headBody), async (c) => {
+    const { messageId } = c.req.valid("json");
     return reply(c, "PUT /api/threads/:id/head", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).setHead(callerOf(c), messageId)) });
   })
   .post("/threads/:id/stop", async (c) => reply(c, "POST /api/threads/:id/stop", fromRoom(await roomStub(c.env, c.req.param("id")).stop(callerOf(c))), 202))
@@ -79,12 +79,12 @@ export const chatRoutes = new Hono<AppEnv>()
     // A copy whose headers the middleware may add to (the object's answer has immutable ones).
     return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
   })
-  .post("/ws-ticket", async (c) => {
-    const { threadId } = await jsonBody(c, ticketBody);
+  .post("/ws-ticket", jsonBody("POST /api/ws-ticket", threadIdBody), async (c) => {
+    const { threadId } = c.req.valid("json");
     return reply(c, "POST /api/ws-ticket", fromRoom(await roomStub(c.env, threadId).issueTicket(callerOf(c, threadId), c.var.expiresAt)), 201);
   })
-  .post("/prewarm", async (c) => {
-    const { threadId } = await jsonBody(c, prewarmBody);
+  .post("/prewarm", jsonBody("POST /api/prewarm", threadIdBody), async (c) => {
+    const { threadId } = c.req.valid("json");
     fromRoom(await roomStub(c.env, threadId).prewarm(callerOf(c, threadId)));
     return c.body(null, 204);
   });

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { validator } from "hono/validator";
 import { z } from "zod";
 import { MAX_CONTEXT_FILE_CHARS } from "../../protocol";
 import { database } from "../db/client";
@@ -37,7 +38,8 @@ function contextPath(raw: string): string {
   return path;
 }
 
-const pathOf = (url: string) => contextPath(new URL(url).pathname.replace(/^\/api\/context\//, ""));
+// A validator, so that on PUT a bad path is answered before the body is read.
+const pathParam = validator("param", (_params, c) => ({ path: contextPath(new URL(c.req.url).pathname.replace(/^\/api\/context\//, "")) }));
 
 export const contextFileRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
@@ -45,20 +47,20 @@ export const contextFileRoutes = new Hono<AppEnv>()
     const [files, cut] = await Promise.all([listContextFiles(db, c.var.userId), filesCut(c)]);
     return reply(c, "GET /api/context", { files, cut });
   })
-  .get("/:path{.+}", async (c) => {
-    const file = await getContextFile(database(c.env), c.var.userId, pathOf(c.req.url));
+  .get("/:path{.+}", pathParam, async (c) => {
+    const file = await getContextFile(database(c.env), c.var.userId, c.req.valid("param").path);
     if (!file) throw notFound("No such context file");
     return reply(c, "GET /api/context/:path", { file: { path: file.path, content: file.content, bytes: file.bytes, updatedAt: file.updatedAt } });
   })
-  .put("/:path{.+}", async (c) => {
-    const path = pathOf(c.req.url);
-    const { content } = await jsonBody(c, putBody);
+  .put("/:path{.+}", pathParam, jsonBody("PUT /api/context/:path", putBody), async (c) => {
+    const { path } = c.req.valid("param");
+    const { content } = c.req.valid("json");
     const row = await putContextFile(database(c.env), c.var.userId, path, content);
     await announceChange(c, c.var.userId);
     return reply(c, "PUT /api/context/:path", { file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
   })
-  .delete("/:path{.+}", async (c) => {
-    if (!(await deleteContextFile(database(c.env), c.var.userId, pathOf(c.req.url)))) throw notFound("No such context file");
+  .delete("/:path{.+}", pathParam, async (c) => {
+    if (!(await deleteContextFile(database(c.env), c.var.userId, c.req.valid("param").path))) throw notFound("No such context file");
     await announceChange(c, c.var.userId);
     return c.body(null, 204);
   });

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { database } from "../db/client";
@@ -37,15 +37,20 @@ function describe(config: PluginConfig) {
   };
 }
 
+// Plugins are the whole deployment's: one user may not change them for everyone. Checked before the
+// body: whatever a non-admin sends, the answer is 403.
+const adminOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isAdmin(c.env, c.var.userId)) throw new ApiError("forbidden", "Only an admin (ADMIN_USERS) may change plugins");
+  await next();
+};
+
 export const pluginRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const configs = await syncPluginConfigs(database(c.env));
     return reply(c, "GET /api/plugins", { plugins: configs.map(describe) });
   })
-  .patch("/:name", async (c) => {
-    // Plugins are the whole deployment's: one user may not change them for everyone.
-    if (!isAdmin(c.env, c.var.userId)) throw new ApiError("forbidden", "Only an admin (ADMIN_USERS) may change plugins");
-    const body = await jsonBody(c, patchBody);
+  .patch("/:name", adminOnly, jsonBody("PATCH /api/plugins/:name", patchBody), async (c) => {
+    const body = c.req.valid("json");
     const db = database(c.env);
     const config = (await syncPluginConfigs(db)).find((p) => p.name === c.req.param("name"));
     if (!config) throw notFound("No such plugin");

@@ -40,8 +40,8 @@ const messagesQuery = z.object({
 });
 
 export const threadRoutes = new Hono<AppEnv>()
-  .post("/", async (c) => {
-    const body = await jsonBody(c, createBody);
+  .post("/", jsonBody("POST /api/threads", createBody), async (c) => {
+    const body = c.req.valid("json");
     await checkModel(c, body.model);
     const id = newId("thr");
     const thread = fromRoom(
@@ -62,8 +62,8 @@ export const threadRoutes = new Hono<AppEnv>()
     return reply(c, "GET /api/threads", { threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
   })
   .get("/:id", async (c) => reply(c, "GET /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
-  .patch("/:id", async (c) => {
-    const body = await jsonBody(c, patchBody);
+  .patch("/:id", jsonBody("PATCH /api/threads/:id", patchBody), async (c) => {
+    const body = c.req.valid("json");
     await checkModel(c, body.model);
     return reply(c, "PATCH /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
   })
