@@ -4,7 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelInfo } from "../../protocol";
 import { normalizeConversation } from "./conversation";
-import type { ApiContent, ApiMessage, ModelTool } from "./types";
+import { isCompaction, type ApiContent, type ApiMessage, type ModelTool } from "./types";
 
 export const COMPACTION_BETA = "compact-2026-01-12";
 
@@ -55,11 +55,10 @@ export function withBreakpoint(message: ApiMessage): ApiMessage {
 /** With compaction off, a stored compaction block goes as the summary text it holds. */
 function summaryInstead(messages: ApiMessage[]): ApiMessage[] {
   return messages.map((m) => {
-    if (typeof m.content === "string" || !m.content.some((b) => (b.type as string) === "compaction")) return m;
+    if (typeof m.content === "string" || !m.content.some(isCompaction)) return m;
     const content = m.content.flatMap((b): ApiContent[] => {
-      if ((b.type as string) !== "compaction") return [b];
-      const summary = (b as unknown as { content: string | null }).content;
-      return summary ? [{ type: "text", text: `[Summary of the earlier conversation]\n${summary}` }] : [];
+      if (!isCompaction(b)) return [b];
+      return b.content ? [{ type: "text", text: `[Summary of the earlier conversation]\n${b.content}` }] : [];
     });
     return { ...m, content };
   });

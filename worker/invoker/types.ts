@@ -1,6 +1,8 @@
 import type Anthropic from "@anthropic-ai/sdk";
 
-export type ApiContent = Anthropic.ContentBlockParam;
+/** The server's summary of the conversation before it: compaction is a beta, so the plain types lack it. */
+export type CompactionBlock = Anthropic.Beta.BetaCompactionBlockParam;
+export type ApiContent = Anthropic.ContentBlockParam | CompactionBlock;
 /** A turn of the conversation (the API's system-role messages are not used: `system` is separate). */
 export type ApiMessage = { role: "user" | "assistant"; content: string | ApiContent[] };
 
@@ -8,6 +10,10 @@ import type { StreamEvent, Usage } from "../../protocol";
 
 /** What the model produced, as it arrives (declared with the protocol: it is what clients receive). */
 export type { StreamEvent, Usage };
+
+export function isCompaction(b: { readonly type: string }): b is CompactionBlock {
+  return b.type === "compaction";
+}
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
 
@@ -23,6 +29,24 @@ export function addUsage(a: Usage, b: Usage): Usage {
     for (const [tool, n] of Object.entries(b.serverToolUses ?? {})) sum.serverToolUses[tool] = (sum.serverToolUses[tool] ?? 0) + n;
   }
   return sum;
+}
+
+/** Token counts as the API reports them, in a message, its final delta or an iteration. */
+interface ApiUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** The API's counts as ours; a count it leaves out (null) is `base`'s, or 0. */
+export function usageOf(u: ApiUsage, base?: Usage): Usage {
+  return {
+    inputTokens: u.input_tokens ?? base?.inputTokens ?? 0,
+    outputTokens: u.output_tokens ?? base?.outputTokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? base?.cacheReadTokens ?? 0,
+    cacheWriteTokens: u.cache_creation_input_tokens ?? base?.cacheWriteTokens ?? 0,
+  };
 }
 
 /** A plugin's own tool as the model sees it: `pluginName__toolName`. */
