@@ -192,7 +192,7 @@ export class Invoker {
           spec.compactAt === null
             ? await this.client.messages.create(params, { signal: req.signal })
             : await this.client.beta.messages.create(params as never, { signal: req.signal });
-        return await readStream(stream as AsyncIterable<Anthropic.RawMessageStreamEvent>, onBlock, progress);
+        return await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
       } catch (err) {
         if (spec.compactAt !== null && refusesCompaction(err)) {
           // A server without the beta: remembered by the caller; this request goes again without it.

@@ -1,10 +1,14 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { CutStreamError } from "./errors";
 import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
-import { addUsage, emptyUsage, type StreamEvent, type Usage } from "./types";
+import { addUsage, emptyUsage, usageOf, type ApiContent, type CompactionBlock, type StreamEvent, type Usage } from "./types";
+
+// The beta's event types: a superset of the plain ones, and the only ones that name compaction.
+type Event = Anthropic.Beta.BetaRawMessageStreamEvent;
+type Delta = Anthropic.Beta.BetaRawContentBlockDelta;
 
 type Block =
-  | { type: "compaction"; content: string | null; encrypted_content: string | null }
+  | CompactionBlock
   | { type: "text"; text: string; citations: unknown[] | null }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
@@ -17,7 +21,7 @@ type Block =
 export type ReadEvent = StreamEvent | { type: "compaction" } | { type: "cited"; citations: Citation[] };
 
 export interface StreamedMessage {
-  content: Anthropic.ContentBlockParam[];
+  content: ApiContent[];
   usage: Usage;
   stopReason: string | null;
 }
@@ -34,132 +38,151 @@ export interface StreamProgress {
  * `onEvent` as it comes. Thinking blocks keep their signatures byte for byte: the API refuses a
  * conversation whose thinking was altered.
  */
+export async function readStream(events: AsyncIterable<Event>, onEvent: (e: ReadEvent) => void, progress: StreamProgress): Promise<StreamedMessage> {
+  const reader = new Reader(onEvent, progress);
+  for await (const ev of events) reader.read(ev);
+  return reader.end();
+}
 
-export async function readStream(
-  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  onEvent: (e: ReadEvent) => void,
-  progress: StreamProgress,
-): Promise<StreamedMessage> {
-  const blocks: Block[] = [];
-  let usage = emptyUsage();
-  let stopReason: string | null = null;
-  let stopped = false;
-  for await (const ev of events) {
+/** What one response has said so far: a handler per stream event folds it in. */
+class Reader {
+  private readonly blocks: Block[] = [];
+  private usage = emptyUsage();
+  private stopReason: string | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly onEvent: (e: ReadEvent) => void,
+    private readonly progress: StreamProgress,
+  ) {}
+
+  read(ev: Event): void {
     switch (ev.type) {
-      case "message_start": {
-        const u = ev.message.usage;
-        usage = {
-          inputTokens: u.input_tokens ?? 0,
-          outputTokens: u.output_tokens ?? 0,
-          cacheReadTokens: u.cache_read_input_tokens ?? 0,
-          cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
-        };
-        progress.usage = usage;
-        break;
-      }
-      case "content_block_start": {
-        const b = ev.content_block;
-        if ((b.type as string) === "compaction") blocks[ev.index] = { type: "compaction", content: null, encrypted_content: null };
-        else if (b.type === "text") blocks[ev.index] = { type: "text", text: "", citations: b.citations?.length ? [...b.citations] : null };
-        else if (b.type === "thinking") blocks[ev.index] = { type: "thinking", thinking: "", signature: "" };
-        else if (b.type === "redacted_thinking") blocks[ev.index] = { type: "redacted_thinking", data: b.data };
-        else if (b.type === "tool_use") blocks[ev.index] = { type: "tool_use", id: b.id, name: b.name, input: {}, json: "" };
-        else if (b.type === "server_tool_use") blocks[ev.index] = { type: "server_tool_use", raw: { ...b }, json: "" };
-        else blocks[ev.index] = { type: "verbatim", raw: { ...(b as object) } };
-        break;
-      }
-      case "content_block_delta": {
-        const block = blocks[ev.index];
-        const d = ev.delta;
-        if (d.type === "text_delta" && block?.type === "text") {
-          block.text += d.text;
-          progress.started = true;
-          onEvent({ type: "text", delta: d.text });
-        } else if (d.type === "thinking_delta" && block?.type === "thinking") {
-          block.thinking += d.thinking;
-          progress.started = true;
-          onEvent({ type: "thinking", delta: d.thinking });
-        } else if (d.type === "signature_delta" && block?.type === "thinking") {
-          block.signature += d.signature;
-        } else if (d.type === "input_json_delta" && (block?.type === "tool_use" || block?.type === "server_tool_use")) {
-          block.json += d.partial_json;
-        } else if (d.type === "citations_delta" && block?.type === "text") {
-          (block.citations ??= []).push(d.citation);
-        } else if ((d.type as string) === "compaction_delta" && block?.type === "compaction") {
-          // Kept exactly as sent: the next request returns the block unchanged.
-          const c = d as unknown as { content: string | null; encrypted_content: string | null };
-          if (c.content !== null) block.content = (block.content ?? "") + c.content;
-          if (c.encrypted_content !== null) block.encrypted_content = c.encrypted_content;
-        }
-        break;
-      }
-      case "content_block_stop": {
-        const block = blocks[ev.index];
-        if (block?.type === "tool_use") {
-          block.input = block.json.trim() ? JSON.parse(block.json) : {};
-          progress.started = true;
-          onEvent({ type: "tool_call", toolUseId: block.id, toolName: block.name, input: block.input });
-        } else if (block?.type === "server_tool_use") {
-          block.raw.input = block.json.trim() ? JSON.parse(block.json) : (block.raw.input ?? {});
-          progress.started = true;
-          onEvent({ type: "server_tool_call", toolUseId: String(block.raw.id), toolName: String(block.raw.name), input: block.raw.input });
-        } else if (block?.type === "verbatim") {
-          const result = serverToolResult(block.raw);
-          if (result) {
-            progress.started = true;
-            onEvent(result);
-          }
-        } else if (block?.type === "text" && block.citations?.length) {
-          onEvent({ type: "cited", citations: block.citations.map(citationOf) });
-        } else if (block?.type === "compaction") {
-          onEvent({ type: "compaction" });
-        }
-        break;
-      }
-      case "message_delta": {
-        stopReason = ev.delta.stop_reason ?? stopReason;
-        const u = ev.usage;
-        usage = {
-          inputTokens: u.input_tokens ?? usage.inputTokens,
-          outputTokens: u.output_tokens ?? usage.outputTokens,
-          cacheReadTokens: u.cache_read_input_tokens ?? usage.cacheReadTokens,
-          cacheWriteTokens: u.cache_creation_input_tokens ?? usage.cacheWriteTokens,
-        };
-        usage = addUsage(usage, compactionUsage(u));
-        const serverToolUses = serverToolUsage(u);
-        if (serverToolUses) usage.serverToolUses = serverToolUses;
-        progress.usage = usage;
-        break;
-      }
+      case "message_start":
+        return this.setUsage(usageOf(ev.message.usage));
+      case "content_block_start":
+        this.blocks[ev.index] = blockOf(ev.content_block);
+        return;
+      case "content_block_delta":
+        return this.delta(this.blocks[ev.index], ev.delta);
+      case "content_block_stop":
+        return this.blockStop(this.blocks[ev.index]);
+      case "message_delta":
+        return this.messageDelta(ev);
       case "message_stop":
-        stopped = true;
-        break;
+        this.stopped = true;
     }
   }
-  if (!stopped) throw new CutStreamError("stream ended before message_stop");
-  return { content: toParams(blocks), usage, stopReason };
+
+  end(): StreamedMessage {
+    if (!this.stopped) throw new CutStreamError("stream ended before message_stop");
+    return { content: toParams(this.blocks), usage: this.usage, stopReason: this.stopReason };
+  }
+
+  /** Text and thinking reach the user as they come; the other blocks once they are whole. */
+  private delta(block: Block | undefined, d: Delta): void {
+    switch (d.type) {
+      case "text_delta":
+        if (block?.type !== "text") return;
+        block.text += d.text;
+        return this.shown({ type: "text", delta: d.text });
+      case "thinking_delta":
+        if (block?.type !== "thinking") return;
+        block.thinking += d.thinking;
+        return this.shown({ type: "thinking", delta: d.thinking });
+      case "signature_delta":
+        if (block?.type === "thinking") block.signature += d.signature;
+        return;
+      case "input_json_delta":
+        if (block?.type === "tool_use" || block?.type === "server_tool_use") block.json += d.partial_json;
+        return;
+      case "citations_delta":
+        if (block?.type === "text") (block.citations ??= []).push(d.citation);
+        return;
+      case "compaction_delta":
+        // Kept exactly as sent: the next request returns the block unchanged.
+        if (block?.type !== "compaction") return;
+        if (d.content !== null) block.content = (block.content ?? "") + d.content;
+        if (d.encrypted_content !== null) block.encrypted_content = d.encrypted_content;
+    }
+  }
+
+  private blockStop(block: Block | undefined): void {
+    switch (block?.type) {
+      case "tool_use":
+        block.input = parsed(block.json, {});
+        return this.shown({ type: "tool_call", toolUseId: block.id, toolName: block.name, input: block.input });
+      case "server_tool_use":
+        block.raw.input = parsed(block.json, block.raw.input ?? {});
+        return this.shown({ type: "server_tool_call", toolUseId: String(block.raw.id), toolName: String(block.raw.name), input: block.raw.input });
+      case "verbatim": {
+        const result = serverToolResult(block.raw);
+        if (result) this.shown(result);
+        return;
+      }
+      case "text":
+        if (block.citations?.length) this.onEvent({ type: "cited", citations: block.citations.map(citationOf) });
+        return;
+      case "compaction":
+        return this.onEvent({ type: "compaction" });
+    }
+  }
+
+  /** Its counts are the response's totals so far; one it leaves out stays as message_start gave it. */
+  private messageDelta(ev: Anthropic.Beta.BetaRawMessageDeltaEvent): void {
+    this.stopReason = ev.delta.stop_reason ?? this.stopReason;
+    const usage = addUsage(usageOf(ev.usage, this.usage), compactionUsage(ev.usage.iterations));
+    const serverToolUses = serverToolUsage(ev.usage.server_tool_use);
+    if (serverToolUses) usage.serverToolUses = serverToolUses;
+    this.setUsage(usage);
+  }
+
+  /** The progress has it too: a run that fails from here on is billed for it. */
+  private setUsage(usage: Usage): void {
+    this.usage = usage;
+    this.progress.usage = usage;
+  }
+
+  /** From the first thing the user sees, a retry would show it twice. */
+  private shown(e: StreamEvent): void {
+    this.progress.started = true;
+    this.onEvent(e);
+  }
+}
+
+function blockOf(b: Anthropic.Beta.BetaRawContentBlockStartEvent["content_block"]): Block {
+  switch (b.type) {
+    case "compaction":
+      return { type: "compaction", content: null, encrypted_content: null };
+    case "text":
+      return { type: "text", text: "", citations: b.citations?.length ? [...b.citations] : null };
+    case "thinking":
+      return { type: "thinking", thinking: "", signature: "" };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: b.data };
+    case "tool_use":
+      return { type: "tool_use", id: b.id, name: b.name, input: {}, json: "" };
+    case "server_tool_use":
+      return { type: "server_tool_use", raw: { ...b }, json: "" };
+    default:
+      return { type: "verbatim", raw: { ...b } };
+  }
+}
+
+/** A tool's input from its JSON pieces; none at all is `empty`. */
+function parsed(json: string, empty: unknown): unknown {
+  return json.trim() ? JSON.parse(json) : empty;
 }
 
 /** What compacting cost: the iterations the API reports besides the message itself. */
-function compactionUsage(u: object): Usage {
-  const iterations = (u as { iterations?: { type: string; input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number }[] }).iterations ?? [];
-  return iterations
-    .filter((it) => it.type === "compaction")
-    .reduce(
-      (sum, it) =>
-        addUsage(sum, {
-          inputTokens: it.input_tokens ?? 0,
-          outputTokens: it.output_tokens ?? 0,
-          cacheReadTokens: it.cache_read_input_tokens ?? 0,
-          cacheWriteTokens: it.cache_creation_input_tokens ?? 0,
-        }),
-      emptyUsage(),
-    );
+function compactionUsage(iterations: Anthropic.Beta.BetaIterationsUsage | null | undefined): Usage {
+  let sum = emptyUsage();
+  for (const it of iterations ?? []) if (it.type === "compaction") sum = addUsage(sum, usageOf(it));
+  return sum;
 }
 
 /** The web tools' requests in this response (message_delta's usage is cumulative). */
-function serverToolUsage(u: object): Record<string, number> | null {
-  const s = (u as { server_tool_use?: { web_search_requests?: number; web_fetch_requests?: number } | null }).server_tool_use;
+function serverToolUsage(s: Anthropic.Beta.BetaServerToolUsage | null | undefined): Record<string, number> | null {
   if (!s) return null;
   const uses: Record<string, number> = {};
   if (s.web_search_requests) uses.web_search = s.web_search_requests;
@@ -190,11 +213,11 @@ function citationOf(c: unknown): Citation {
   return { url: x.url ?? "", title: x.title ?? x.document_title ?? null, citedText: x.cited_text ?? "" };
 }
 
-function toParams(blocks: Block[]): Anthropic.ContentBlockParam[] {
-  const out: Anthropic.ContentBlockParam[] = [];
+function toParams(blocks: Block[]): ApiContent[] {
+  const out: ApiContent[] = [];
   for (const b of blocks) {
     if (!b) continue;
-    if (b.type === "compaction") out.push({ type: "compaction", content: b.content, encrypted_content: b.encrypted_content } as unknown as Anthropic.ContentBlockParam);
+    if (b.type === "compaction") out.push(b);
     else if (b.type === "text") {
       // Cited text goes back with its citations, as sent (encrypted indexes included).
       if (b.text || b.citations) out.push({ type: "text", text: b.text, ...(b.citations ? { citations: b.citations } : {}) } as Anthropic.TextBlockParam);
