@@ -1,8 +1,8 @@
 import type { Thread } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { ConnectionState } from "../hooks/useThreadChat";
 import { Link, threadPath } from "../lib/router";
+import type { ConnectionState } from "../lib/threadSync";
 import { healthQuery } from "../queries/deployment";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { ModelSelect } from "./ModelSelect";

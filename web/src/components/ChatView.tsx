@@ -10,6 +10,7 @@ import { useUploads } from "../hooks/useUploads";
 import { lastUserMessage } from "../lib/branches";
 import { Link, navigate, threadPath } from "../lib/router";
 import { buildTimeline } from "../lib/timeline";
+import { useSendMessage } from "../queries/messages";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
@@ -18,12 +19,6 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer, type ComposerHandle } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TaskStrip } from "./TaskStrip";
-
-/** A name for a thread created by its first message. */
-function nameFrom(content: string): string {
-  const line = content.trim().split("\n")[0].replace(/\s+/g, " ");
-  return line.length > 48 ? line.slice(0, 47) + "…" : line || "New thread";
-}
 
 /** Announces the reply's progress to screen readers (the streamed text itself is not read out). */
 function useRunAnnouncement(running: boolean, lastStatus: string | undefined): string {
@@ -43,28 +38,32 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
   const { mutateAsync: createThread } = useCreateThread();
   const patchThread = usePatchThread();
-  const { state, connection, stop, loadOlder, retryLoad, reloadBranch, cutAt } = useThreadChat(threadId);
+  const { state, connection, stop, loadOlder, retryLoad, showBranch, reloadBranch, cutAt } = useThreadChat(threadId);
   const { outbox, storage } = useSession();
   const pending = usePendingMessages(threadId);
   const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const composer = useRef<ComposerHandle>(null);
-  const creating = useRef(false);
-  const branches = useBranchActions(threadId, state.messages, { cutAt, reloadBranch });
+  const branches = useBranchActions(threadId, state.messages, { cutAt, showBranch, reloadBranch });
 
   // A new conversation's files need a thread to go to: the first file creates it (unnamed, so that
-  // the server names it from the first exchange), and the first message goes there too.
+  // the server names it from the first exchange), and the first message goes there too; a message
+  // sent first creates it with its `name`.
   const draftThread = useRef<Promise<string> | null>(null);
-  const threadFor = useCallback(async () => {
-    if (threadId) return threadId;
-    draftThread.current ??= createThread({}).then((t) => t.id);
-    return draftThread.current.catch((err) => {
-      draftThread.current = null;
-      throw err;
-    });
-  }, [threadId, createThread]);
+  const threadFor = useCallback(
+    async (name?: string) => {
+      if (threadId) return threadId;
+      draftThread.current ??= createThread(name ? { name } : {}).then((t) => t.id);
+      return draftThread.current.catch((err) => {
+        draftThread.current = null;
+        throw err;
+      });
+    },
+    [threadId, createThread],
+  );
   const files = useUploads(threadFor);
+  const { mutateAsync: sendMessage, isPending: sending } = useSendMessage(threadFor);
   const drop = useFileDrop(files.add);
 
   useEffect(() => {
@@ -83,29 +82,23 @@ export function ChatView({ threadId }: { threadId: string | null }) {
 
   const send = useCallback(
     async (content: string) => {
+      // A new conversation's first message goes once, even when Enter is pressed again while its thread is made.
+      if (!threadId && sending) return;
       setNotice(null);
-      const attachments = files.summary.attachments;
-      if (threadId) {
-        outbox.enqueue(threadId, content, { attachments });
-        setDraft("");
-        files.clear();
-        return;
-      }
-      if (creating.current) return;
-      creating.current = true;
       try {
-        const id = draftThread.current ? await draftThread.current : (await createThread({ name: nameFrom(content) })).id;
-        outbox.enqueue(id, content, { attachments });
-        clearDraft(storage, null);
+        const id = await sendMessage({ content, attachments: files.summary.attachments });
         files.clear();
-        navigate(threadPath(id));
+        if (threadId) {
+          setDraft("");
+        } else {
+          clearDraft(storage, null);
+          navigate(threadPath(id));
+        }
       } catch (err) {
         setNotice(`Could not create a thread: ${errorText(err)}`);
-      } finally {
-        creating.current = false;
       }
     },
-    [threadId, setDraft, createThread, outbox, storage, files],
+    [threadId, sending, sendMessage, setDraft, storage, files],
   );
 
   const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId, outbox]);

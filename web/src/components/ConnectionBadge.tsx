@@ -1,4 +1,4 @@
-import type { ConnectionState } from "../hooks/useThreadChat";
+import type { ConnectionState } from "../lib/threadSync";
 
 const LABEL: Record<ConnectionState, string> = {
   connecting: "Connecting…",

@@ -2,11 +2,10 @@
 // outbox (kept and retried like any message, each with its own clientMessageId); the branch shown is
 // cut at the message they replace at once, and the server's thread:updated brings the new branch.
 import type { Attachment, Message } from "@protocol";
-import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useMemo, useState } from "react";
-import { errorText, request } from "../api";
+import { useCallback, useMemo } from "react";
+import { errorText } from "../api";
 import type { OutboxItem } from "../lib/outbox";
-import { putThread } from "../queries/threads";
+import { useSwitchBranch } from "../queries/messages";
 import { useSession } from "../session/SessionGate";
 
 export interface BranchActions {
@@ -17,34 +16,31 @@ export interface BranchActions {
   discard: (item: OutboxItem) => void;
   switching: boolean;
   error: string | null;
-  clearError: () => void;
 }
 
 export function useBranchActions(
   threadId: string | null,
   messages: readonly Message[],
-  chat: { cutAt: (messageId: string) => void; reloadBranch: () => Promise<void> },
+  chat: { cutAt: (messageId: string) => void; showBranch: (messages: Message[]) => void; reloadBranch: () => Promise<void> },
 ): BranchActions {
   const { outbox } = useSession();
-  const queryClient = useQueryClient();
-  const [switching, setSwitching] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const { cutAt, reloadBranch } = chat;
+  const { cutAt, showBranch, reloadBranch } = chat;
+  const { mutateAsync: switchBranch, reset: clearError, isPending: switching, error: switchError } = useSwitchBranch(showBranch);
 
   const edit = useCallback(
     (message: Message, content: string, attachments: Attachment[]) => {
       if (!threadId) return;
-      setError(null);
+      clearError();
       cutAt(message.id);
       outbox.enqueue(threadId, content, { attachments, branch: { messageId: message.id } });
     },
-    [threadId, cutAt, outbox],
+    [threadId, cutAt, outbox, clearError],
   );
 
   const regenerate = useCallback(
     (answer: Message) => {
       if (!threadId) return;
-      setError(null);
+      clearError();
       // The new version repeats the question: shown as pending until the server has it.
       const question = messages.find((m) => m.id === answer.parentId);
       if (question) cutAt(question.id);
@@ -53,28 +49,18 @@ export function useBranchActions(
         branch: { messageId: answer.id, regenerate: true },
       });
     },
-    [threadId, messages, cutAt, outbox],
+    [threadId, messages, cutAt, outbox, clearError],
   );
 
   const switchTo = useCallback(
-    async (messageId: string) => {
-      if (!threadId) return false;
-      setError(null);
-      setSwitching(true);
-      try {
-        const { thread } = await request("PUT /api/threads/:id/head", { params: { id: threadId }, body: { messageId } });
-        putThread(queryClient, thread);
-        // thread:updated brings the branch too; reading it makes this tab independent of its socket.
-        await reloadBranch();
-        return true;
-      } catch (err) {
-        setError(`Could not switch to that version: ${errorText(err)}`);
-        return false;
-      } finally {
-        setSwitching(false);
-      }
-    },
-    [threadId, queryClient, reloadBranch],
+    (messageId: string) =>
+      threadId
+        ? switchBranch({ threadId, messageId }).then(
+            () => true,
+            () => false,
+          )
+        : Promise.resolve(false),
+    [threadId, switchBranch],
   );
 
   const discard = useCallback(
@@ -85,10 +71,9 @@ export function useBranchActions(
     [outbox, reloadBranch],
   );
 
-  const clearError = useCallback(() => setError(null), []);
-
+  const error = switchError ? `Could not switch to that version: ${errorText(switchError)}` : null;
   return useMemo(
-    () => ({ edit, regenerate, switchTo, discard, switching, error, clearError }),
-    [edit, regenerate, switchTo, discard, switching, error, clearError],
+    () => ({ edit, regenerate, switchTo, discard, switching, error }),
+    [edit, regenerate, switchTo, discard, switching, error],
   );
 }

@@ -1,6 +1,6 @@
 // The state of one open thread and the pure reducer that applies HTTP answers and WebSocket events
-// to it. Sequence filtering (seq <= last seen) happens before this, in useThreadChat; the reducer
-// still drops chat:messages whose id it already holds.
+// to it. Sequence filtering (seq <= last seen) happens before this, in ThreadSync; the reducer still
+// drops chat:messages whose id it already holds.
 
 import { MESSAGE_PAGE, type EventMap, type Message, type ServerFrame, type Usage } from "@protocol";
 import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
