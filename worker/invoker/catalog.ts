@@ -91,17 +91,4 @@ export async function modelInfo(client: Anthropic | null, id: string): Promise<M
 export function forgetCatalog(): void {
   held = null;
   fetching = null;
-  refusedAt = 0;
-}
-
-// A server that refused the compaction beta is not asked again for a day (it is the deployment's
-// upstream that lacks it, so every thread of this isolate learns it at once).
-let refusedAt = 0;
-
-export function refuseCompaction(now = Date.now()): void {
-  refusedAt = now;
-}
-
-export function compactionRefused(now = Date.now()): boolean {
-  return now - refusedAt < DAY_MS;
 }

@@ -29,11 +29,14 @@ export interface InvokeRequest {
   /** Overrides of the deployment's defaults for this request (the model's catalog entry decides). */
   thinking?: Anthropic.ThinkingConfigParam | null;
   maxTokens?: number;
-  /** Compaction's trigger in input tokens, where the model takes the edit; absent: off. */
+  /**
+   * Compaction's trigger in input tokens, where the model takes the edit; absent: off. Left out while
+   * the upstream is known to refuse the beta (the invoker remembers it).
+   */
   compactAt?: number | null;
   /** The server compacted the conversation (a compaction block opens the answer). */
   onCompaction?(): void;
-  /** The server refused the compaction beta: the run goes on without it. */
+  /** The server refused the compaction beta: the request goes again without it, as do the next ones. */
   onCompactionRefused?(): void;
   /** The resident conversation before this turn, already inside the token budget. */
   history: ApiMessage[];
@@ -65,10 +68,18 @@ export class InvokeFailure extends Error {
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
+/** An upstream that refused the compaction beta is asked again after this long: it may have gained it. */
+const COMPACTION_REFUSAL_MS = 24 * 60 * 60_000;
 const TURN_SEPARATOR = "\n\n";
 
 /** Calls the Messages API for one user turn, running the tool loop, with retries before the first token. */
 export class Invoker {
+  /**
+   * When the upstream last refused the compaction beta. Each thread's object has its own invoker, so
+   * each learns it once, from its first request that asks for compaction.
+   */
+  private compactionRefusedAt = -Infinity;
+
   constructor(
     private readonly client: Anthropic,
     private readonly opts: InvokerOptions,
@@ -137,17 +148,8 @@ export class Invoker {
         if (stopReason === "pause_turn" && !lastRound) continue;
         const calls = reply.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
         if (stopReason !== "tool_use" || calls.length === 0) break;
-        // Every tool_use gets its tool_result, even past the turn limit: the API refuses orphans.
-        const results: Anthropic.ToolResultBlockParam[] = [];
-        for (const call of calls) {
-          toolCalls++;
-          const outcome = lastRound
-            ? { content: "Tool turn limit reached; answer with what you have.", isError: true }
-            : await req.runTool(call.name, call.input, call.id);
-          onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, ...outcome });
-          results.push({ type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.isError || undefined });
-        }
-        turns.push({ role: "user", content: results });
+        toolCalls += calls.length;
+        turns.push({ role: "user", content: await runTools(req, calls, lastRound, onEvent) });
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
@@ -176,7 +178,7 @@ export class Invoker {
       toolsOff: lastRound,
       thinking: req.thinking === undefined ? this.opts.thinking : req.thinking,
       maxTokens: req.maxTokens ?? this.opts.maxTokens,
-      compactAt: req.compactAt ?? null,
+      compactAt: Date.now() - this.compactionRefusedAt < COMPACTION_REFUSAL_MS ? null : (req.compactAt ?? null),
     };
     const onBlock = (e: ReadEvent) => {
       if (e.type === "compaction") req.onCompaction?.();
@@ -195,7 +197,8 @@ export class Invoker {
         return await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
       } catch (err) {
         if (spec.compactAt !== null && refusesCompaction(err)) {
-          // A server without the beta: remembered by the caller; this request goes again without it.
+          // A server without the beta: this request goes again without it, and the next ones leave it out.
+          this.compactionRefusedAt = Date.now();
           spec.compactAt = null;
           req.onCompactionRefused?.();
           attempt--;
@@ -209,6 +212,24 @@ export class Invoker {
       }
     }
   }
+}
+
+/** Every tool_use gets its tool_result, even past the turn limit: the API refuses orphans. */
+async function runTools(
+  req: InvokeRequest,
+  calls: Anthropic.ToolUseBlockParam[],
+  lastRound: boolean,
+  onEvent: (e: StreamEvent) => void,
+): Promise<Anthropic.ToolResultBlockParam[]> {
+  const results: Anthropic.ToolResultBlockParam[] = [];
+  for (const call of calls) {
+    const outcome = lastRound
+      ? { content: "Tool turn limit reached; answer with what you have.", isError: true }
+      : await req.runTool(call.name, call.input, call.id);
+    onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, ...outcome });
+    results.push({ type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.isError || undefined });
+  }
+  return results;
 }
 
 /** Drops a trailing assistant turn whose tool_use never got its result (the API would refuse it). */

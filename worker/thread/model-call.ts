@@ -4,7 +4,6 @@
 // while its newest message alone fits.
 import type { StreamEvent } from "../../protocol";
 import { refBlock } from "../invoker/attachment-refs";
-import { compactionRefused, refuseCompaction } from "../invoker/catalog";
 import { RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
 import { thinkingFor } from "../invoker/request";
@@ -42,7 +41,7 @@ export async function callModel(
     const budget = calibration.budget(model, maxTokens, config.contextTokenBudget);
     const { history, dropped, estimate } = fitHistory(turns, budget / calibration.ratio - fixed);
     if (dropped) deps.logger.info("history trimmed to the window", { threadId: run.threadId, droppedExchanges: dropped, budget });
-    const compactAt = model.compaction && !compactionRefused() ? Math.floor(budget * COMPACT_AT) : null;
+    const compactAt = model.compaction ? Math.floor(budget * COMPACT_AT) : null;
     try {
       const result = await invoker.invoke({
         model: run.model,
@@ -61,7 +60,6 @@ export async function callModel(
         compactAt,
         onCompaction: on.compacted,
         onCompactionRefused: () => {
-          refuseCompaction();
           deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId });
         },
       });
