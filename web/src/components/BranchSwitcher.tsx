@@ -1,4 +1,5 @@
 import type { SiblingPosition } from "../lib/branches";
+import { WAIT_FOR_REPLY } from "./MessageAction";
 
 /** "‹ 2 / 3 ›": the versions of a user message (its edits and regenerations), one shown at a time. */
 export function BranchSwitcher({
@@ -11,34 +12,44 @@ export function BranchSwitcher({
   onSwitch: (messageId: string) => void;
 }) {
   const { index, count, previous, next } = position;
-  const why = disabled ? "Wait for the reply to finish" : undefined;
   return (
     <div className="branch-switcher" role="group" aria-label="Versions of this message" data-testid="branch-switcher">
-      <button
-        type="button"
-        className="icon-button small-icon"
-        data-testid="branch-prev"
-        aria-label="Previous version"
-        title={why ?? "Previous version"}
-        disabled={disabled || !previous}
-        onClick={() => previous && onSwitch(previous)}
-      >
-        ‹
-      </button>
+      <VersionButton to={previous} label="Previous version" glyph="‹" testId="branch-prev" disabled={disabled} onSwitch={onSwitch} />
       <span className="branch-position" data-testid="branch-position" aria-live="polite">
         {index + 1} / {count}
       </span>
-      <button
-        type="button"
-        className="icon-button small-icon"
-        data-testid="branch-next"
-        aria-label="Next version"
-        title={why ?? "Next version"}
-        disabled={disabled || !next}
-        onClick={() => next && onSwitch(next)}
-      >
-        ›
-      </button>
+      <VersionButton to={next} label="Next version" glyph="›" testId="branch-next" disabled={disabled} onSwitch={onSwitch} />
     </div>
+  );
+}
+
+/** A step to the version before or after (none at either end). */
+function VersionButton({
+  to,
+  label,
+  glyph,
+  testId,
+  disabled,
+  onSwitch,
+}: {
+  to: string | null;
+  label: string;
+  glyph: string;
+  testId: string;
+  disabled: boolean;
+  onSwitch: (messageId: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button small-icon"
+      data-testid={testId}
+      aria-label={label}
+      title={disabled ? WAIT_FOR_REPLY : label}
+      disabled={disabled || !to}
+      onClick={() => to && onSwitch(to)}
+    >
+      {glyph}
+    </button>
   );
 }

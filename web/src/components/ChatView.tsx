@@ -82,7 +82,8 @@ export function ChatView({ threadId }: { threadId: string | null }) {
 
   const send = useCallback(
     async (content: string) => {
-      // A new conversation's first message goes once, even when Enter is pressed again while its thread is made.
+      // A new conversation's first message goes once, even when Enter is pressed again while its
+      // thread is being made.
       if (!threadId && sending) return;
       setNotice(null);
       try {

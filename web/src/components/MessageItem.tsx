@@ -6,6 +6,7 @@ import type { Message, ToolOutcome } from "@protocol";
 import { AnswerBody } from "./AnswerBody";
 import { Markdown } from "./Markdown";
 import { MemoryLine } from "./MemoryLine";
+import { MessageAction } from "./MessageAction";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { useChatActions } from "./chatActions";
@@ -122,17 +123,7 @@ function RegenerateButton({ message }: { message: Message }) {
   const actions = useChatActions();
   if (!actions || !message.parentId) return null;
   return (
-    <button
-      type="button"
-      className="msg-action"
-      data-testid="regenerate"
-      aria-label="Regenerate this reply"
-      title={actions.busy ? "Wait for the reply to finish" : "Regenerate"}
-      disabled={actions.busy}
-      onClick={() => actions.regenerate(message)}
-    >
-      <span aria-hidden="true">↻</span> Regenerate
-    </button>
+    <MessageAction icon="↻" text="Regenerate" label="Regenerate this reply" testId="regenerate" busy={actions.busy} onClick={() => actions.regenerate(message)} />
   );
 }
 

@@ -3,13 +3,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { errorText } from "../api";
 import { useDebounced } from "../hooks/useDebounced";
-import { useModalDialog } from "../hooks/useModalDialog";
 import { formatRelative } from "../lib/format";
 import { requestJump } from "../lib/jumpRequest";
 import { moveSelection, paletteEntries, type PaletteEntry } from "../lib/palette";
 import { navigate, threadPath } from "../lib/router";
 import { searchQuery } from "../queries/search";
 import { useThreadList } from "../queries/threads";
+import { ModalDialog } from "./ModalDialog";
 
 const MIN_QUERY = 2;
 /** One empty list for every render without results, so that the selection is not reset by each. */
@@ -58,7 +58,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
   const messageEntries = entries.filter((e) => e.kind === "message");
 
   const input = useRef<HTMLInputElement>(null);
-  const { dialog, close, onBackdropClick } = useModalDialog(input);
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => setActive(0), [query, results]);
   useEffect(() => {
     list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
@@ -66,7 +66,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
 
   const open = (entry: PaletteEntry | undefined) => {
     if (!entry) return;
-    close();
+    dialog.current?.close();
     if (entry.kind === "message") {
       requestJump({ threadId: entry.threadId, messageId: entry.messageId, branchTo: entry.branchTo, createdAt: entry.createdAt });
     }
@@ -110,14 +110,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
   else if (entries.length === 0) status = query.trim() ? "Nothing matches." : "No threads yet.";
 
   return (
-    <dialog
-      ref={dialog}
-      className="palette"
-      data-testid="search-palette"
-      aria-label="Search threads and messages"
-      onClose={onClose}
-      onClick={onBackdropClick}
-    >
+    <ModalDialog ref={dialog} focus={input} className="palette" data-testid="search-palette" aria-label="Search threads and messages" onClose={onClose}>
       <div className="palette-field">
         <span className="palette-icon" aria-hidden="true">⌕</span>
         <input
@@ -156,6 +149,6 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
           <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to open · <kbd>Esc</kbd> to close
         </span>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

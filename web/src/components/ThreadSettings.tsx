@@ -2,10 +2,10 @@ import { MAX_INSTRUCTIONS_CHARS, type Thread } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { errorText } from "../api";
-import { useModalDialog } from "../hooks/useModalDialog";
 import { formatTokens } from "../lib/format";
 import { healthQuery, modelsQuery } from "../queries/deployment";
 import { usePatchThread } from "../queries/threadMutations";
+import { ModalDialog } from "./ModalDialog";
 import { ModelSelect } from "./ModelSelect";
 
 /** What the deployment says of the thread's model (when it lists its models). */
@@ -32,7 +32,7 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
 
   const field = useRef<HTMLTextAreaElement>(null);
   // The instructions are what one came for, not the close button.
-  const { dialog, close, onBackdropClick } = useModalDialog(field);
+  const dialog = useRef<HTMLDialogElement>(null);
 
   const tooLong = instructions.length > MAX_INSTRUCTIONS_CHARS;
   const changed = instructions !== thread.instructions;
@@ -54,18 +54,11 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="side-panel"
-      data-testid="thread-settings"
-      aria-labelledby="thread-settings-title"
-      onClose={onClose}
-      onClick={onBackdropClick}
-    >
+    <ModalDialog ref={dialog} focus={field} className="side-panel" data-testid="thread-settings" aria-labelledby="thread-settings-title" onClose={onClose}>
       <div className="side-panel-inner">
         <header className="side-panel-header">
           <h2 id="thread-settings-title">Thread settings</h2>
-          <button type="button" className="icon-button" aria-label="Close settings" data-testid="thread-settings-close" onClick={close}>
+          <button type="button" className="icon-button" aria-label="Close settings" data-testid="thread-settings-close" onClick={() => dialog.current?.close()}>
             ✕
           </button>
         </header>
@@ -127,6 +120,6 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
           <ModelFacts model={thread.model} />
         </section>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

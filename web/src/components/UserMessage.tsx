@@ -4,6 +4,7 @@ import { siblingPosition } from "../lib/branches";
 import { AttachmentList } from "./AttachmentList";
 import { BranchSwitcher } from "./BranchSwitcher";
 import { useChatActions } from "./chatActions";
+import { MessageAction } from "./MessageAction";
 import { MessageEditor } from "./MessageEditor";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 
@@ -43,18 +44,15 @@ export const UserMessage = memo(function UserMessage({ message: m }: { message: 
         <div className="msg-footer">
           {position && actions && <BranchSwitcher position={position} disabled={actions.busy} onSwitch={actions.switchTo} />}
           {actions && (
-            <button
+            <MessageAction
               ref={editButton}
-              type="button"
-              className="msg-action"
-              data-testid="edit-message"
-              aria-label="Edit this message"
-              title={actions.busy ? "Wait for the reply to finish" : "Edit"}
-              disabled={actions.busy}
+              icon="✎"
+              text="Edit"
+              label="Edit this message"
+              testId="edit-message"
+              busy={actions.busy}
               onClick={() => actions.setEditingId(m.id)}
-            >
-              <span aria-hidden="true">✎</span> Edit
-            </button>
+            />
           )}
           <MessageChips createdAt={m.createdAt} />
         </div>
