@@ -1,6 +1,6 @@
 import type { Attachment } from "@protocol";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { errorText } from "../api";
 import { openFileInTab } from "../fileTransfer";
 import { useObjectUrl } from "../hooks/useObjectUrl";
@@ -59,28 +59,34 @@ function FileAttachment({ attachment: a }: { attachment: Attachment }) {
 /** The files a message carries: images first as thumbnails, then the others as chips. */
 export function AttachmentList({ attachments }: { attachments: readonly Attachment[] }) {
   if (attachments.length === 0) return null;
-  const images = attachments.filter((a) => isImage(a.mediaType));
-  const files = attachments.filter((a) => !isImage(a.mediaType));
   return (
     <div className="attachments" data-testid="attachments">
-      {images.length > 0 && (
-        <ul className="attachment-images" aria-label="Images">
-          {images.map((a) => (
-            <li key={a.id}>
-              <ImageAttachment attachment={a} />
-            </li>
-          ))}
-        </ul>
-      )}
-      {files.length > 0 && (
-        <ul className="attachment-files" aria-label="Files">
-          {files.map((a) => (
-            <li key={a.id}>
-              <FileAttachment attachment={a} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <AttachmentGroup label="Images" className="attachment-images" attachments={attachments.filter((a) => isImage(a.mediaType))} Item={ImageAttachment} />
+      <AttachmentGroup label="Files" className="attachment-files" attachments={attachments.filter((a) => !isImage(a.mediaType))} Item={FileAttachment} />
     </div>
+  );
+}
+
+/** One kind of attachment, as a list (none: nothing). */
+function AttachmentGroup({
+  label,
+  className,
+  attachments,
+  Item,
+}: {
+  label: string;
+  className: string;
+  attachments: readonly Attachment[];
+  Item: (props: { attachment: Attachment }) => ReactNode;
+}) {
+  if (attachments.length === 0) return null;
+  return (
+    <ul className={className} aria-label={label}>
+      {attachments.map((a) => (
+        <li key={a.id}>
+          <Item attachment={a} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,5 +1,6 @@
 import { ATTACHMENT_TYPES, MAX_CONTENT_CHARS } from "@protocol";
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { forwardRef, useImperativeHandle, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useAutosize } from "../hooks/useAutosize";
 import type { Upload, UploadsSummary } from "../lib/uploads";
 import { UploadTray } from "./UploadTray";
 
@@ -41,12 +42,7 @@ export const Composer = forwardRef<
   const picker = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
 
-  useLayoutEffect(() => {
-    const el = textarea.current;
-    if (!el) return;
-    el.style.height = "auto";
-    el.style.height = Math.min(el.scrollHeight, 320) + "px";
-  }, [value]);
+  useAutosize(textarea, value, 320);
 
   const tooLong = value.length > MAX_CONTENT_CHARS;
   const waiting = waitingFor(uploadsSummary);

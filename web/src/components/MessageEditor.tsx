@@ -1,5 +1,6 @@
 import { MAX_CONTENT_CHARS, type Attachment, type Message } from "@protocol";
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useAutosize } from "../hooks/useAutosize";
 import { FileBadge } from "./FileBadge";
 
 /**
@@ -20,12 +21,7 @@ export function MessageEditor({
   const [files, setFiles] = useState<Attachment[]>(message.attachments ?? []);
   const textarea = useRef<HTMLTextAreaElement>(null);
 
-  useLayoutEffect(() => {
-    const el = textarea.current;
-    if (!el) return;
-    el.style.height = "auto";
-    el.style.height = Math.min(el.scrollHeight, 360) + "px";
-  }, [value]);
+  useAutosize(textarea, value, 360);
 
   useLayoutEffect(() => {
     const el = textarea.current;

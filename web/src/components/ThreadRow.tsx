@@ -28,6 +28,11 @@ export const ThreadRow = memo(function ThreadRow({
   const archived = thread.status === "archived";
   const prewarm = usePrewarmOnHover(thread.id);
 
+  const rename = () => {
+    setError(null);
+    setMode("rename");
+  };
+
   const toggleArchive = () => {
     setError(null);
     patch.mutate({ id: thread.id, status: archived ? "open" : "archived" }, { onError: (err) => setError(errorText(err)) });
@@ -81,40 +86,9 @@ export const ThreadRow = memo(function ThreadRow({
       )}
       {mode === "idle" && (
         <div className="thread-actions">
-          <button
-            type="button"
-            className="icon-button"
-            data-testid="thread-rename"
-            aria-label={`Rename ${thread.name}`}
-            title="Rename"
-            onClick={() => {
-              setError(null);
-              setMode("rename");
-            }}
-          >
-            ✎
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            data-testid="thread-archive"
-            aria-label={`${archived ? "Unarchive" : "Archive"} ${thread.name}`}
-            title={archived ? "Unarchive" : "Archive"}
-            disabled={busy}
-            onClick={toggleArchive}
-          >
-            {archived ? "⇡" : "⇣"}
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            data-testid="thread-delete"
-            aria-label={`Delete ${thread.name}`}
-            title="Delete"
-            onClick={() => setMode("confirm-delete")}
-          >
-            ✕
-          </button>
+          <RowAction name="Rename" glyph="✎" testId="thread-rename" thread={thread} onClick={rename} />
+          <RowAction name={archived ? "Unarchive" : "Archive"} glyph={archived ? "⇡" : "⇣"} testId="thread-archive" thread={thread} disabled={busy} onClick={toggleArchive} />
+          <RowAction name="Delete" glyph="✕" testId="thread-delete" thread={thread} onClick={() => setMode("confirm-delete")} />
         </div>
       )}
       {error && (
@@ -125,3 +99,26 @@ export const ThreadRow = memo(function ThreadRow({
     </div>
   );
 });
+
+/** One of a row's icon buttons: `name` is its tooltip, and with the thread's name its label. */
+function RowAction({
+  name,
+  glyph,
+  testId,
+  thread,
+  disabled,
+  onClick,
+}: {
+  name: string;
+  glyph: string;
+  testId: string;
+  thread: Thread;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button type="button" className="icon-button" data-testid={testId} aria-label={`${name} ${thread.name}`} title={name} disabled={disabled} onClick={onClick}>
+      {glyph}
+    </button>
+  );
+}

@@ -105,6 +105,8 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
   return { ...state, messages, ids };
 }
 
+const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
+
 function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
   switch (data.type) {
     case "text":
@@ -116,24 +118,12 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
         blocks.push({ ...last, text: last.text + data.delta });
         return { ...run, blocks };
       }
-      return { ...run, blocks: [...run.blocks, { kind: "thinking", key, text: data.delta }] };
+      return withBlock(run, { kind: "thinking", key, text: data.delta });
     }
     case "tool_call":
-      return {
-        ...run,
-        blocks: [
-          ...run.blocks,
-          { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input },
-        ],
-      };
+      return withBlock(run, { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input });
     case "tool_result":
-      return {
-        ...run,
-        blocks: [
-          ...run.blocks,
-          { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError },
-        ],
-      };
+      return withBlock(run, { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError });
     case "server_tool_call":
     case "server_tool_result":
     case "citations":

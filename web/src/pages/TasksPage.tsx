@@ -5,6 +5,7 @@ import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
 import { formatRelative } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
 import { tasksQuery } from "../queries/tasks";
+import { FilterChips } from "./FilterChips";
 import type { TaskStatus as Status } from "@protocol";
 
 const POLL_MS = 5000;
@@ -30,19 +31,7 @@ export default function TasksPage() {
         <h1>Tasks</h1>
         <p className="muted">Work delegated to task threads. Each iteration is evaluated until it is accepted or the limit is hit.</p>
       </header>
-      <div className="filters" role="group" aria-label="Filter by status">
-        {FILTERS.map((f) => (
-          <button
-            key={f.value}
-            type="button"
-            className={"chip-button" + (status === f.value ? " is-active" : "")}
-            aria-pressed={status === f.value}
-            onClick={() => setStatus(f.value)}
-          >
-            {f.label}
-          </button>
-        ))}
-      </div>
+      <FilterChips label="Filter by status" options={FILTERS} value={status} onChange={setStatus} />
       {isPending && <p className="muted">Loading…</p>}
       {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       {data && tasks.length === 0 && <p className="muted">No tasks.</p>}

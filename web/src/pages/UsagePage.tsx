@@ -3,22 +3,23 @@ import { useMemo, useState } from "react";
 import { errorText } from "../api";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
 import { usageQuery } from "../queries/usage";
+import { FilterChips } from "./FilterChips";
 import { RecentRuns } from "./RecentRuns";
 import { SpendToday } from "./SpendToday";
 import { UsageChart } from "./UsageChart";
 
 const RANGES = [
-  { key: "24h", label: "24 hours", ms: 24 * 3_600_000 },
-  { key: "7d", label: "7 days", ms: 7 * 86_400_000 },
-  { key: "30d", label: "30 days", ms: 30 * 86_400_000 },
-  { key: "all", label: "All time", ms: 0 },
+  { value: "24h", label: "24 hours", ms: 24 * 3_600_000 },
+  { value: "7d", label: "7 days", ms: 7 * 86_400_000 },
+  { value: "30d", label: "30 days", ms: 30 * 86_400_000 },
+  { value: "all", label: "All time", ms: 0 },
 ] as const;
 
-type RangeKey = (typeof RANGES)[number]["key"];
+type RangeKey = (typeof RANGES)[number]["value"];
 
 export default function UsagePage() {
   const [range, setRange] = useState<RangeKey>("7d");
-  const ms = RANGES.find((r) => r.key === range)?.ms ?? 0;
+  const ms = RANGES.find((r) => r.value === range)?.ms ?? 0;
   const { data, error, isPending } = useQuery({ ...usageQuery(ms), placeholderData: keepPreviousData });
 
   const byModel = useMemo(() => {
@@ -47,19 +48,7 @@ export default function UsagePage() {
         <p className="muted">Every run's tokens and cost, recorded by the metrics plugin.</p>
       </header>
       {data?.limits && <SpendToday limits={data.limits} />}
-      <div className="filters" role="group" aria-label="Period">
-        {RANGES.map((r) => (
-          <button
-            key={r.key}
-            type="button"
-            className={"chip-button" + (range === r.key ? " is-active" : "")}
-            aria-pressed={range === r.key}
-            onClick={() => setRange(r.key)}
-          >
-            {r.label}
-          </button>
-        ))}
-      </div>
+      <FilterChips label="Period" options={RANGES} value={range} onChange={setRange} />
       {isPending && <p className="muted">Loading…</p>}
       {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
       {totals && (

@@ -1,28 +1,31 @@
-import type { BodyOf } from "@protocol";
+import type { BodyOf, Thread } from "@protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { request } from "../api";
 import { announceThreadsChanged, dropThread, putThread } from "./threads";
 
-export function useCreateThread() {
+/** A thread created or changed here: every view of it in this tab, and the other tabs, see it. */
+function useShowSavedThread() {
   const qc = useQueryClient();
+  return (thread: Thread) => {
+    putThread(qc, thread);
+    announceThreadsChanged();
+  };
+}
+
+export function useCreateThread() {
+  const showSaved = useShowSavedThread();
   return useMutation({
     mutationFn: (body: BodyOf<"POST /api/threads">) => request("POST /api/threads", { body }).then((r) => r.thread),
-    onSuccess: (thread) => {
-      putThread(qc, thread);
-      announceThreadsChanged();
-    },
+    onSuccess: showSaved,
   });
 }
 
 export function usePatchThread() {
-  const qc = useQueryClient();
+  const showSaved = useShowSavedThread();
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string } & BodyOf<"PATCH /api/threads/:id">) =>
       request("PATCH /api/threads/:id", { params: { id }, body }).then((r) => r.thread),
-    onSuccess: (thread) => {
-      putThread(qc, thread);
-      announceThreadsChanged();
-    },
+    onSuccess: showSaved,
   });
 }
 
