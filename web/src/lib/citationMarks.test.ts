@@ -1,7 +1,7 @@
 // Numbered references in rendered answers, in Chromium (the DOM pass needs a real DOM): the marks
 // citations.ts places become <sup> links after sanitizing, outside links and code, and none is lost.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, openChromiumPage, type ChromiumPage } from "../testing/chromiumPage";
+import { describe, expect, it } from "vitest";
+import { chromiumPageForSuite, hasChromium, type ChromiumPage } from "../testing/chromiumPage";
 import { numberCitations, type NumberedCitations } from "./citations";
 import type { CitationAt } from "./webActivity";
 
@@ -40,12 +40,7 @@ function render(source: string, citations: CitationAt[]): Promise<Rendered> {
 const cite = (url: string, at: number, citedText: string, title = `About ${url}`): CitationAt => ({ url, title, citedText, at });
 
 describe.skipIf(!hasChromium)("numbered references (in Chromium)", () => {
-  beforeAll(async () => {
-    chromium = await openChromiumPage("src/lib/markdown.ts", "md");
-  }, 60_000);
-  afterAll(async () => {
-    await chromium?.close();
-  });
+  chromium = chromiumPageForSuite("src/lib/markdown.ts", "md");
 
   it("puts superscript links where the passages end, numbered by source", async () => {
     const text = "London will see **rain** today. Tomorrow is dry.";

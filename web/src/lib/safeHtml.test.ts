@@ -1,8 +1,8 @@
 // The sanitizer for model output, in Chromium: DOMPurify needs a real DOM, and what matters is what
 // a browser's parser makes of the result. Each case renders markdown (lib/markdown.ts, through
 // safeHtml.ts) into the page and inspects what the page then holds.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, openChromiumPage, PAGE_ORIGIN, type ChromiumPage } from "../testing/chromiumPage";
+import { describe, expect, it } from "vitest";
+import { chromiumPageForSuite, hasChromium, PAGE_ORIGIN, type ChromiumPage } from "../testing/chromiumPage";
 
 interface Rendered {
   html: string;
@@ -42,12 +42,7 @@ function render(markdown: string): Promise<Rendered> {
 const PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGMIczvxHwAEvgJkCH8s1QAAAABJRU5ErkJggg==";
 
 describe.skipIf(!hasChromium)("sanitizeModelHtml (in Chromium)", () => {
-  beforeAll(async () => {
-    chromium = await openChromiumPage("src/lib/markdown.ts", "md");
-  }, 60_000);
-  afterAll(async () => {
-    await chromium?.close();
-  });
+  chromium = chromiumPageForSuite("src/lib/markdown.ts", "md");
 
   it("shows a remote image as a link, named by its alt text or its URL", async () => {
     const out = await render('![a cat](https://images.example/cat.png)\n\n<img src="http://tracker.example/p.gif">');

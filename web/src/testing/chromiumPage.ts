@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { build, type Rolldown } from "vite";
+import { afterAll, beforeAll } from "vitest";
 
 const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const hasChromium = existsSync(executablePath);
@@ -53,4 +54,31 @@ export async function openChromiumPage(entry: string, globalName: string): Promi
   await page.goto(`${PAGE_ORIGIN}/`);
   await page.addScriptTag({ url: "/module.js" });
   return { page, requests, close: () => browser.close() };
+}
+
+/**
+ * `entry` open in Chromium for the tests of the describe block that calls this: opened before its
+ * first test (a minute allowed to bundle and launch), closed after its last.
+ */
+export function chromiumPageForSuite(entry: string, globalName: string): ChromiumPage {
+  let opened: ChromiumPage | undefined;
+  beforeAll(async () => {
+    opened = await openChromiumPage(entry, globalName);
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+  const open = () => {
+    if (!opened) throw new Error(`${entry} is not open in Chromium yet`);
+    return opened;
+  };
+  return {
+    get page() {
+      return open().page;
+    },
+    get requests() {
+      return open().requests;
+    },
+    close: () => open().close(),
+  };
 }
