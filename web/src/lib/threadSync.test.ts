@@ -1,4 +1,4 @@
-import type { EventFrame, Message, ServerFrame, SocketFrameMap } from "@protocol";
+import type { EventFrame, Message, ResponseOf, ServerFrame, SocketFrameMap } from "@protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { frame, message } from "../testing/fixtures";
 import { chatReducer, initialChatState } from "./chatState";
@@ -61,8 +61,10 @@ const complete = (seq: number, runId: string) =>
 
 const question = message({ id: "msg_u1", content: "hi" });
 
+type MessagesPage = ResponseOf<"GET /api/threads/:id/messages">;
+
 /** A ThreadSync on fakes, started: `pages` are the answers to its reads of the messages, in turn. */
-async function startSync(...pages: { messages: Message[]; lastSeq: number }[]) {
+async function startSync(...pages: MessagesPage[]) {
   let state = initialChatState("thr_1");
   const events: EventFrame[] = [];
   const connection: ConnectionState[] = [];
@@ -205,7 +207,7 @@ describe("ThreadSync: a stale socket", () => {
   });
 
   it("opens no socket when the thread is left before its messages are read", async () => {
-    let answer!: (page: { messages: Message[]; lastSeq: number }) => void;
+    let answer!: (page: MessagesPage) => void;
     const openSocket = vi.fn();
     const dispatch = vi.fn();
     const sync = new ThreadSync({

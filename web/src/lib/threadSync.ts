@@ -13,7 +13,7 @@
 // one-run "backfill"), then carries on normally. If the server no longer has them, the bubble simply
 // starts from what it does have.
 
-import { MESSAGE_PAGE, type ClientFrame, type EventFrame, type Message, type ServerFrame } from "@protocol";
+import { MESSAGE_PAGE, type ClientFrame, type EventFrame, type ResponseOf, type ServerFrame } from "@protocol";
 import { errorText } from "../api";
 import { frameRunId, type ChatAction } from "./chatState";
 
@@ -41,7 +41,7 @@ export interface SyncSocket {
 
 export interface ThreadSyncIO {
   /** The newest page of the thread's current branch, and the seq it was read at. */
-  readMessages(signal: AbortSignal): Promise<{ messages: Message[]; lastSeq: number }>;
+  readMessages(signal: AbortSignal): Promise<ResponseOf<"GET /api/threads/:id/messages">>;
   openSocket(since: () => number, events: SocketEvents, signal: AbortSignal): SyncSocket;
   /** Into the chat state (chatReducer). */
   dispatch(action: ChatAction): void;
@@ -83,14 +83,11 @@ export class ThreadSync {
   async start(): Promise<void> {
     this.#heartbeat = setInterval(() => this.#beat(), PING_EVERY_MS);
     this.#io.dispatch({ type: "loading" });
-    let page: { messages: Message[]; lastSeq: number };
-    try {
-      page = await this.#io.readMessages(this.#abort.signal);
-    } catch (err) {
+    const page = await this.#io.readMessages(this.#abort.signal).catch((err: unknown) => {
       if (!this.#disposed) this.#io.dispatch({ type: "loadFailed", error: errorText(err) });
-      return;
-    }
-    if (this.#disposed) return;
+      return null;
+    });
+    if (!page || this.#disposed) return;
     this.#lastSeen = page.lastSeq;
     this.#io.dispatch({ type: "loaded", messages: page.messages, hasOlder: page.messages.length >= MESSAGE_PAGE });
     // While replaying a run joined mid-way, a reconnect resumes after the last replayed event.
