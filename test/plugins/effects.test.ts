@@ -224,7 +224,7 @@ describe("a faulty plugin", () => {
         const thread = await newThread();
         const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
         const timeouts = await runInDurableObject(stub, (room) =>
-          Object.fromEntries(((room as any).p.plugins.entries("onMessage") as { plugin: string; timeoutMs: number }[]).map((e) => [e.plugin, e.timeoutMs])),
+          Object.fromEntries(((room as any).plugins.entries("onMessage") as { plugin: string; timeoutMs: number }[]).map((e) => [e.plugin, e.timeoutMs])),
         );
         expect(timeouts).toMatchObject({ plain: 10_000, bounded: 250 });
       }),

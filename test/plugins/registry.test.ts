@@ -152,7 +152,7 @@ describe("PluginHost", () => {
 
   function host(defs: PluginDefinition<any>[], defaultTimeoutMs = 1234) {
     const { logger, at } = recordingLogger();
-    return { host: new PluginHost(defs, ctxFor, logger, defaultTimeoutMs), at };
+    return { host: new PluginHost(defs, logger, defaultTimeoutMs).register(ctxFor), at };
   }
 
   const config = (name: string, order: number, enabled: boolean, settings: Record<string, unknown> = {}): PluginConfig => ({

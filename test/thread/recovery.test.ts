@@ -138,4 +138,41 @@ describe("a restart at each step boundary of a run", () => {
       client.close();
     });
   });
+
+  it("after a command was handled, before the next one finished: the end event reports the handled one", async () => {
+    // The stored end follows each command: a restart during the second reports the first as handled
+    // (and the second as neither: it never finished), as the live event would have.
+    let stalled!: () => void;
+    const inSecond = new Promise<void>((resolve) => (stalled = resolve));
+    const commands: PluginDefinition = {
+      name: "two-commands",
+      version: "1",
+      hookTimeoutMs: { onCommand: 60_000 },
+      register: () => ({
+        onCommand: (c) => {
+          if (c.name === "first") return true;
+          if (c.name !== "second") return false;
+          stalled();
+          return new Promise<boolean>(() => {});
+        },
+      }),
+    };
+    await withPlugin(commands, async () => {
+      const thread = await createThread();
+      const m = marker();
+      await script(m, [{ kind: "text", text: `Done.\n/first one\n/nobody-takes-this\n/second two` }]);
+      const ws = await Socket.open(thread.id);
+      await send(thread.id, m);
+      await ws.waitFor((f) => f.some((x) => x.event === "chat:message" && x.data.message.role === "assistant"));
+      await inSecond;
+      expect(ws.events("pipeline:complete")).toHaveLength(0);
+      await abortAllDurableObjects();
+      const client = await Socket.open(thread.id, "?since=0");
+      await client.waitForRunEnd(1, 15_000);
+      const [end] = client.events("pipeline:complete");
+      expect(end.data.commandsHandled).toEqual(["first"]);
+      expect(end.data.commandsUnhandled).toEqual(["nobody-takes-this"]);
+      client.close();
+    });
+  });
 });

@@ -184,7 +184,7 @@ describe("step 0's cached inputs", () => {
   /** Makes the object's copy of step 0's inputs `ageMs` old, as if read that long ago. */
   const age = (threadId: string, ageMs: number) =>
     inRoom(threadId, (room: any) => {
-      room.p.stepZero.cached.fetchedAt = Date.now() - ageMs;
+      room.stepZero.cached.fetchedAt = Date.now() - ageMs;
     });
 
   it("a change through the API applies from the next run (the active thread's object is told)", async () => {
@@ -219,7 +219,7 @@ describe("step 0's cached inputs", () => {
     await age(thread.id, 6_000);
     await post(thread.id, `stale ${m}`);
     await ws.waitForRunEnd(3);
-    await until(() => inRoom(thread.id, (room: any) => room.p.stepZero.current.contextFiles.some((f: any) => f.path === path)), Boolean);
+    await until(() => inRoom(thread.id, (room: any) => room.stepZero.current.contextFiles.some((f: any) => f.path === path)), Boolean);
     await post(thread.id, `revalidated ${m}`);
     await ws.waitForRunEnd(4);
     // Older than STEP0_MAX_AGE_MS (10 min): read again before the run.

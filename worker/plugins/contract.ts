@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type {
   ContextFile,
   EventMap,
+  EventFrame,
   EventName,
   Message,
   MessageKind,
@@ -83,15 +84,8 @@ export interface Command {
   raw: string;
 }
 
-/** One broadcast event as the core delivered it, numbered, with its wire form. */
-export interface BroadcastFrame {
-  threadId: string;
-  event: string;
-  data: Record<string, unknown>;
-  timestamp: number;
-  seq: number;
-  json: string;
-}
+/** One broadcast event as the core delivered it, numbered, with its thread and its wire form. */
+export type BroadcastFrame = EventFrame & { threadId: string; json: string };
 
 export interface Hooks {
   onMessage?(message: Message, run: RunInfo): void | Promise<void>;

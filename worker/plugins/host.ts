@@ -33,29 +33,32 @@ type ChainValue<K extends ChainHook> = HookArgs<K>[0];
 type ChainRest<K extends ChainHook> = HookArgs<K> extends [unknown, ...infer R] ? R : never;
 
 export class PluginHost {
-  private readonly plugins: Registered[];
+  private plugins: Registered[] = [];
   private entryCache = new Map<HookName, HookEntry<any>[]>();
   private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"] }>();
   private modelTools: ModelTool[] = [];
   private started: Promise<void> | null = null;
 
   constructor(
-    defs: PluginDefinition<any>[],
-    makeContext: (def: PluginDefinition<any>, settings: () => Record<string, unknown>) => PluginContext<any>,
+    private readonly defs: PluginDefinition<any>[],
     private readonly logger: Logger,
     private readonly defaultTimeoutMs: number,
-  ) {
-    this.plugins = defs.map((def, order) => {
-      const entry = {
-        def,
-        hooks: {} as Hooks,
-        config: { name: def.name, version: def.version, enabled: true, order, settings: defaultSettings(def) },
-      } as Registered;
-      entry.ctx = makeContext(def, () => entry.config.settings);
+  ) {}
+
+  /**
+   * Each plugin registers its hooks with the context it is lent. Apart from construction because a
+   * context reaches parts that are built after the host (the thread's intake, which runs through it).
+   */
+  register(contextFor: (def: PluginDefinition<any>, settings: () => Record<string, unknown>, host: PluginHost) => PluginContext<any>): this {
+    this.plugins = this.defs.map((def, order) => {
+      const config = { name: def.name, version: def.version, enabled: true, order, settings: defaultSettings(def) };
+      const entry = { def, config } as Registered;
+      entry.ctx = contextFor(def, () => entry.config.settings, this);
       entry.hooks = def.register(entry.ctx);
       return entry;
     });
     this.rebuild();
+    return this;
   }
 
   // --- the four runners, typed by the hook table -------------------------------------------

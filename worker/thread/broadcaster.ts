@@ -1,6 +1,11 @@
-import type { EventMap, EventName } from "../../protocol";
+import type { EventFrame, EventMap, EventName } from "../../protocol";
 import type { BroadcastFrame } from "../plugins/contract";
-import type { ReplayBuffer } from "./store/replay";
+import type { RoomStore } from "./store";
+
+/** Who hears every frame after the sockets (the plugins' onBroadcast). */
+export interface FrameObserver {
+  notify(hook: "onBroadcast", frame: BroadcastFrame): void | Promise<void>;
+}
 
 /**
  * Numbers every event of a thread, keeps it in the replay buffer, delivers it to every socket, then
@@ -11,12 +16,11 @@ export class Broadcaster {
   private seq: number;
 
   constructor(
-    private readonly replay: ReplayBuffer,
-    private readonly threadId: () => string,
-    private readonly sockets: () => WebSocket[],
-    private readonly observe: (frame: BroadcastFrame) => void,
+    private readonly store: RoomStore,
+    private readonly ctx: DurableObjectState,
+    private readonly observer: FrameObserver,
   ) {
-    this.seq = replay.lastSeq();
+    this.seq = store.replay.lastSeq();
   }
 
   get lastSeq(): number {
@@ -24,19 +28,20 @@ export class Broadcaster {
   }
 
   emit<K extends EventName>(event: K, data: EventMap[K]): void {
-    const threadId = this.threadId(); // throws for an object with no thread: nothing is written then
+    const thread = this.store.thread.get();
+    if (!thread) throw new Error("This object has no thread"); // nothing is written then
     const seq = ++this.seq;
-    const timestamp = Date.now();
-    const json = JSON.stringify({ event, data, timestamp, seq });
-    this.replay.append(seq, json);
-    for (const ws of this.sockets()) {
+    const frame = { event, data, timestamp: Date.now(), seq } as EventFrame;
+    const json = JSON.stringify(frame);
+    this.store.replay.append(seq, json);
+    for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(json);
       } catch {
         // A socket closing under us; its close event tidies up.
       }
     }
-    this.observe({ threadId, event, data: data as unknown as Record<string, unknown>, timestamp, seq, json });
+    void this.observer.notify("onBroadcast", { ...frame, threadId: thread.id, json });
   }
 }
 

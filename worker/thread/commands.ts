@@ -1,3 +1,4 @@
+import type { Message } from "../../protocol";
 import type { Command } from "../plugins/contract";
 
 const COMMAND_LINE = /^\/([a-z][a-z0-9-]*)(?:[ \t]+(.*))?$/;
@@ -23,4 +24,16 @@ export function parseCommands(text: string): Command[] {
     if (m) commands.push({ name: m[1], args: (m[2] ?? "").trim(), raw: line.trimEnd() });
   }
   return commands;
+}
+
+/**
+ * The commands of a run: those a person typed in their message, then the model's. A command the
+ * model repeats from the person's message, however often and in whatever words, is taken once.
+ */
+export function commandsOf(message: Message, output: string): Command[] {
+  const typed = message.role === "user" && message.source === "web" ? parseCommands(message.content) : [];
+  const typedNames = new Set(typed.map((c) => c.name));
+  const seen = new Set<string>();
+  const own = parseCommands(output).filter((c) => !typedNames.has(c.name) && !seen.has(c.raw) && seen.add(c.raw));
+  return [...typed, ...own];
 }

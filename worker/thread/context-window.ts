@@ -6,7 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelInfo } from "../../protocol";
 import { refTokens, refOf } from "../invoker/attachment-refs";
 import { estimateTokens, windowByBudget, type StoredTurn } from "../invoker/conversation";
-import type { ApiContent, ApiMessage, ModelTool } from "../invoker/types";
+import { isCompaction, type ApiContent, type ApiMessage, type ModelTool } from "../invoker/types";
 import type { CacheStore } from "./store/cache";
 
 /** The share of a too-long prompt's stated maximum a retry aims for. */
@@ -18,7 +18,7 @@ export function sinceCompaction(turns: StoredTurn[]): StoredTurn[] {
   for (let i = turns.length - 1; i >= 0; i--) {
     const content = turns[i].message.content;
     if (typeof content === "string") continue;
-    const at = content.findLastIndex((b) => (b.type as string) === "compaction" && (b as unknown as { content: unknown }).content);
+    const at = content.findLastIndex((b) => isCompaction(b) && b.content);
     if (at >= 0) return [{ ...turns[i], message: { ...turns[i].message, content: content.slice(at) } }, ...turns.slice(i + 1)];
   }
   return turns;

@@ -3,11 +3,12 @@
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
 import { MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
 import type { Config } from "../env";
-import { newId, type MonotonicClock } from "../lib/ids";
+import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
 import type { Mirror } from "./mirror";
 import { ok, refuse, type RoomReply } from "./room-stub";
 import type { RunQueue } from "./run-queue";
+import type { SpendGuard } from "./spend";
 import type { MessageRecord, RoomStore, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { publicThread } from "./store/thread-row";
@@ -35,15 +36,22 @@ interface IntakeDeps {
   writer: ThreadWriter;
   events: Broadcaster;
   queue: RunQueue;
+  spend: SpendGuard;
   mirror: Mirror;
   config: Config;
-  clock: MonotonicClock;
   waitUntil(p: Promise<unknown>): void;
 }
 
 
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
+
+  /** The owner's daily spend cap, for an input that would start a run (a repeated one is answered as before). */
+  async overCap(t: ThreadRecord, clientMessageId?: string): Promise<RoomReply<never> | null> {
+    if (clientMessageId && this.deps.store.messages.byClientId(clientMessageId)) return null;
+    const refusal = await this.deps.spend.check(t.ownerId);
+    return refusal && refuse(refusal.code, refusal.message, refusal.retryAfterSec);
+  }
 
   /** A message after the thread's head (a post, a notification, a task's iteration). */
   accept(t: ThreadRecord, input: AcceptInput): Accepted {
@@ -103,16 +111,14 @@ export class Intake {
       return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
     }
     const message = store.transaction(() => this.store(t, input, files.map(publicAttachment), parentOf(), runs, branches));
-    if (runs) {
-      this.deps.queue.arm();
-      void this.deps.queue.pump();
-    } else this.deps.waitUntil(this.deps.mirror.flush());
+    if (runs) this.deps.queue.wake();
+    else this.deps.waitUntil(this.deps.mirror.flush());
     return ok({ message, duplicate: false });
   }
 
   private store(t: ThreadRecord, input: AcceptInput, attachments: Attachment[], parentId: string | null, runs: boolean, branches: boolean): Message {
-    const { store, writer, events, clock } = this.deps;
-    const now = clock.now();
+    const { store, writer, events } = this.deps;
+    const now = writer.clock.now();
     const record: MessageRecord = {
       id: newId("msg", now),
       threadId: t.id,

@@ -9,7 +9,23 @@ import type { RoomStore } from "./store";
 import type { ThreadRecord } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 
-export async function importFromD1(db: Db, store: RoomStore, writer: ThreadWriter, threadId: string): Promise<ThreadRecord | null> {
+export class LegacyImport {
+  private importing: Promise<ThreadRecord | null> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: RoomStore,
+    private readonly writer: ThreadWriter,
+  ) {}
+
+  /** The thread, from D1 if this store does not hold it; requests that come together share one read. */
+  load(threadId: string): Promise<ThreadRecord | null> {
+    this.importing ??= importFromD1(this.db, this.store, this.writer, threadId).finally(() => (this.importing = null));
+    return this.importing;
+  }
+}
+
+async function importFromD1(db: Db, store: RoomStore, writer: ThreadWriter, threadId: string): Promise<ThreadRecord | null> {
   const [[row], rows] = await db.batch([
     db.select().from(threads).where(eq(threads.id, threadId)),
     db.select().from(messages).where(eq(messages.threadId, threadId)).orderBy(asc(messages.createdAt), asc(messages.id)),

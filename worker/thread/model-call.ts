@@ -2,7 +2,6 @@
 // (thinking, max_tokens, compaction); the history is what fits its window; a "prompt is too long"
 // answer is learned from and the call tried again, smaller, up to three times. A run never fails
 // while its newest message alone fits.
-import type { StreamEvent } from "../../protocol";
 import { refBlock } from "../invoker/attachment-refs";
 import { RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
@@ -11,7 +10,8 @@ import type { InvokeResult } from "../invoker/types";
 import type { RunInfo, StructuredPrompt } from "../plugins/contract";
 import { threadSection } from "./base-prompt";
 import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
-import type { PipelineDeps } from "./pipeline";
+import type { RunParts } from "./run-parts";
+import type { RunRecorder } from "./run-recorder";
 import type { MessageRecord } from "./store/messages";
 
 const RETRIES = 3;
@@ -19,11 +19,11 @@ const RETRIES = 3;
 const COMPACT_AT = 0.8;
 
 export async function callModel(
-  deps: PipelineDeps,
-  message: MessageRecord,
+  deps: RunParts,
   run: RunInfo,
+  message: MessageRecord,
   prompt: StructuredPrompt,
-  on: { event(e: StreamEvent): void; compacted(): void },
+  rec: RunRecorder,
   signal: AbortSignal,
 ): Promise<InvokeResult> {
   const { invoker, config, calibration } = deps;
@@ -53,15 +53,13 @@ export async function callModel(
         tools,
         runTool: (name, input, toolUseId) =>
           deps.plugins.runTool(name, input, { threadId: run.threadId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
-        onEvent: on.event,
+        onEvent: (e) => rec.stream(e),
         signal,
         thinking,
         maxTokens,
         compactAt,
-        onCompaction: on.compacted,
-        onCompactionRefused: () => {
-          deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId });
-        },
+        onCompaction: () => rec.step({ step: "compacted" }),
+        onCompactionRefused: () => deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId }),
       });
       calibration.observe(result.firstInputTokens, fixed + estimate);
       return result;

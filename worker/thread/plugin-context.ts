@@ -1,14 +1,18 @@
 // What a thread object lends each plugin: its own thread (the store, the sockets) and a way to reach
 // other threads of the same owner, whose objects are called by RPC.
-import type { ContextFile, EventMap, EventName, Message, Thread } from "../../protocol";
+import type { EventMap, EventName, Message, Thread } from "../../protocol";
 import type { Db } from "../db/client";
-import type { Env } from "../env";
+import type { Config, Env } from "../env";
+import { deploymentModels, providerOf } from "../invoker/client";
+import type { Invoker } from "../invoker/invoke";
 import { consoleLogger } from "../lib/logger";
-import { newId, type MonotonicClock } from "../lib/ids";
+import { newId } from "../lib/ids";
 import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
-import type { AcceptInput } from "./intake";
+import type { Broadcaster } from "./broadcaster";
+import type { AcceptInput, Intake } from "./intake";
 import { roomStub, unwrap } from "./room-stub";
+import type { StepZero } from "./step-zero";
 import type { RoomStore } from "./store";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
@@ -16,16 +20,14 @@ import type { ThreadWriter } from "./writer";
 /** The parts of a thread object its plugins reach through their contexts. */
 export interface PluginRoom {
   env: Env;
+  ctx: DurableObjectState;
   model: ModelPort;
   db: Db;
   store: RoomStore;
   writer: ThreadWriter;
-  clock: MonotonicClock;
-  plugins(): PluginHost;
-  contextFiles(): ContextFile[];
-  sockets(): WebSocket[];
-  accept(input: AcceptInput): Promise<Message>;
-  emit<K extends EventName>(event: K, data: EventMap[K]): void;
+  events: Broadcaster;
+  stepZero: StepZero;
+  intake: Intake;
 }
 
 /** The plugin's view of its own thread; what it adds is stored with the plugin's name as source. */
@@ -39,15 +41,15 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
     },
     setStatus(status) {
       const t = writer.updateThread({ status });
-      room.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+      room.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
     },
     rename(name) {
       const t = writer.updateThread({ name });
-      room.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+      room.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
     },
     addMessage(m: NewMessage): Message {
       const t = store.thread.get()!;
-      const now = m.createdAt ?? room.clock.now();
+      const now = m.createdAt ?? room.writer.clock.now();
       return writer.addMessage({
         id: newId("msg", now),
         threadId: t.id,
@@ -74,13 +76,13 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
       }
       return limit > 0 ? texts.slice(-limit) : [];
     },
-    contextFiles: room.contextFiles,
+    contextFiles: () => room.stepZero.current?.contextFiles ?? [],
     mirror: (table, row) => writer.mirror(table, row),
-    sockets: room.sockets,
+    sockets: () => room.ctx.getWebSockets(),
   };
 }
 
-export function pluginContextFor(def: PluginDefinition<any>, settings: () => Record<string, unknown>, room: PluginRoom): PluginContext<any> {
+export function pluginContextFor(def: PluginDefinition<any>, settings: () => Record<string, unknown>, host: PluginHost, room: PluginRoom): PluginContext<any> {
   const { env, store } = room;
   const local = (threadId: string) => threadId === store.thread.get()?.id;
   const owner = () => store.thread.get()!.ownerId;
@@ -93,15 +95,15 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
       return settings();
     },
     thread: threadPort(room, def.name),
-    now: () => room.clock.now(),
+    now: () => room.writer.clock.now(),
     model: room.model,
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
       const input: AcceptInput = { content, ...options, source: options.source ?? def.name };
-      if (local(threadId)) return room.accept(input);
+      if (local(threadId)) return unwrap(room.intake.accept(room.store.thread.get()!, input)).message;
       return unwrap(await roomStub(env, threadId).accept({ threadId, userId: owner() }, input)).message;
     },
     async broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]) {
-      if (local(threadId)) room.emit(event, data);
+      if (local(threadId)) room.events.emit(event, data);
       else await roomStub(env, threadId).broadcastEvent({ threadId, userId: owner() }, event, data);
     },
     async createThread(t: NewThread): Promise<Thread> {
@@ -109,9 +111,18 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
       return unwrap(await roomStub(env, id).create({ threadId: id, userId: t.ownerId }, t));
     },
     tasks: {
-      created: async (task) => room.plugins().notify("onTaskCreate", task),
-      validate: (task, result) => room.plugins().validate("onTaskComplete", task, result),
-      failed: async (task, reason) => room.plugins().notify("onTaskFailed", task, reason),
+      created: async (task) => host.notify("onTaskCreate", task),
+      validate: (task, result) => host.validate("onTaskComplete", task, result),
+      failed: async (task, reason) => host.notify("onTaskFailed", task, reason),
     },
+  };
+}
+
+/** The model, as plugins ask it (titles, the validator): one short request, or whether a model is offered. */
+export function modelPort(env: Env, config: Config, invoker: Invoker): ModelPort {
+  return {
+    offline: providerOf(env) === "offline",
+    ask: (req) => invoker.ask(req),
+    offers: async (id) => (await deploymentModels(env, config)).some((m) => m.id === id),
   };
 }

@@ -1,216 +1,240 @@
 // ThreadRoom: one Durable Object per thread, its primary store and single writer. Lifecycle:
-//   onStart     (constructor) open the store, send end events a restart held back, wake the queue
-//   RPC         create, get, patch, messages, accept, stop, prewarm, ... each for a caller it checks
-//   onConnect   (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
-//   onMessage   (webSocketMessage) ping / stop frames
-//   onClose     (webSocketClose)
-//   onAlarm     (alarm) the run queue's watchdog, the mirror's retries, sockets whose credential expired
+//   constructor  builds the parts, each from those before it; then onStart
+//   onStart      open the store, send end events a restart held back, wake the queue
+//   RPC          create, get, patch, messages, accept, stop, prewarm, ... each for a caller it checks
+//   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
+//   onMessage    (webSocketMessage) ping / stop frames
+//   onClose      (webSocketClose)
+//   onAlarm      (alarm) the run queue's watchdog, the mirror's retries, sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
 import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
-import type { Env } from "../env";
-import type { NewThread } from "../plugins/contract";
-import type { Accepted, AcceptInput } from "./intake";
-import { importFromD1 } from "./legacy-import";
-import { buildParts, type RoomParts } from "./room-parts";
-import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
-import type { FileRecord, ListQuery, ThreadRecord } from "./store";
-import { publicAttachment } from "./store/files";
-import { publicThread } from "./store/thread-row";
 import { combineReads } from "../db/batch";
-import type { Mirrored } from "./run-queue";
-
-export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
-export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
+import { database, newUsage, type D1Usage, type Db } from "../db/client";
+import { configOf, type Env } from "../env";
+import { createInvoker } from "../invoker/client";
+import { MonotonicClock } from "../lib/ids";
+import { consoleLogger } from "../lib/logger";
+import { PluginHost } from "../plugins/host";
+import { PLUGINS } from "../plugins/registry";
+import { Alarms } from "./alarms";
+import { Broadcaster } from "./broadcaster";
+import { Calibration } from "./context-window";
+import { FileBlocks } from "./file-blocks";
+import { Intake, type Accepted, type AcceptInput } from "./intake";
+import { LegacyImport } from "./legacy-import";
+import { Mirror } from "./mirror";
+import { ModelView } from "./model-view";
+import { modelPort, pluginContextFor } from "./plugin-context";
+import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
+import { RunQueue, type Mirrored } from "./run-queue";
+import { SocketHub } from "./sockets";
+import { SpendGuard } from "./spend";
+import { StepZero } from "./step-zero";
+import { RoomStore, type FileRecord, type ListQuery, type ThreadRecord } from "./store";
+import { publicAttachment } from "./store/files";
+import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from "./store/thread-row";
+import { ThreadWriter } from "./writer";
 
 export class ThreadRoom extends DurableObject<Env> {
-  private readonly p: RoomParts;
-  private importing: Promise<ThreadRecord | null> | null = null;
+  private readonly store: RoomStore;
+  private readonly writer: ThreadWriter;
+  private readonly alarms: Alarms;
+  private readonly d1Usage: D1Usage = newUsage();
+  /** Tests: `down` makes every D1 round trip of this object fail; `delayMs` slows each. */
+  readonly d1Faults = { down: false, delayMs: 0 };
+  private readonly db: Db;
+  private readonly mirror: Mirror;
+  private readonly stepZero: StepZero;
+  private readonly spend: SpendGuard;
+  private readonly view: ModelView;
+  private readonly plugins: PluginHost;
+  private readonly events: Broadcaster;
+  private readonly queue: RunQueue;
+  private readonly intake: Intake;
+  private readonly sockets: SocketHub;
+  private readonly legacy: LegacyImport;
   /** Set once the thread is being deleted: this instance takes no more work. */
   private closing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.p = buildParts(ctx, env, () => this.afterRun());
+    const config = configOf(env);
+    const logger = consoleLogger("room");
+    this.store = new RoomStore(ctx.storage);
+    this.writer = new ThreadWriter(this.store, new MonotonicClock());
+    this.alarms = new Alarms(ctx.storage);
+    this.db = database(env, this.d1Usage, this.d1Faults);
+    this.mirror = new Mirror(this.store.outbox, this.db.$client, this.alarms, logger);
+    this.stepZero = new StepZero(this.store.cache, this.db, config, logger);
+    this.spend = new SpendGuard(this.store.cache, this.db, config, logger);
+    this.view = new ModelView(this.store);
+    this.legacy = new LegacyImport(this.db, this.store, this.writer);
+    const invoker = createInvoker(env, config);
+    this.plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
+    this.events = new Broadcaster(this.store, ctx, this.plugins);
+    const calibration = new Calibration(this.store.cache);
+    const files = new FileBlocks(env.FILES, this.store.files);
+    const { store, writer, events, plugins, view, stepZero, spend } = this;
+    const runParts = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config };
+    const afterRun = () => this.afterRun();
+    this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun, waitUntil: (p) => ctx.waitUntil(p) });
+    this.intake = new Intake({ store, writer, events, spend, queue: this.queue, mirror: this.mirror, config, waitUntil: (p) => ctx.waitUntil(p) });
+    this.sockets = new SocketHub(ctx, store, events, this.queue);
+    const model = modelPort(env, config, invoker);
+    // The plugins come first (the broadcaster tells them every frame) and register last: what they are
+    // lent includes the intake, through which they post into their own thread.
+    const lent = { env, ctx, model, db: this.db, store, writer, events, stepZero, intake: this.intake };
+    this.plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
 
-  /** Tests: `down` makes every D1 round trip of this object fail; `delayMs` slows each. */
-  get d1Faults() {
-    return this.p.d1Faults;
-  }
-
   private async onStart(): Promise<void> {
-    this.p.queue.recover();
+    this.queue.recover();
     // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
-    if (this.p.store.runs.head()) await this.p.alarms.request(Date.now());
-    if (this.p.store.outbox.size()) await this.p.alarms.request(Date.now() + 1_000);
+    if (this.store.runs.head()) await this.alarms.request(Date.now());
+    if (this.store.outbox.size()) await this.alarms.request(Date.now() + 1_000);
   }
 
   // --- RPC from the Worker and from other threads ------------------------------------------
 
   async create(who: Caller, init: ThreadInit): Promise<RoomReply<Thread>> {
-    if (this.p.store.deleted || this.p.store.thread.get()) return refuse("conflict", "This thread already exists");
-    const now = Date.now();
-    const thread = this.p.writer.createThread({
-      id: who.threadId,
-      ownerId: who.userId,
-      source: init.source ?? "web",
-      name: init.name,
-      kind: init.kind,
-      status: "open",
-      model: init.model,
-      sessionId: null,
-      parentThreadId: init.parentThreadId ?? null,
-      instructions: "",
-      headId: null,
-      named: init.named ?? true,
-      lastActivity: now,
-      createdAt: now,
-      updatedAt: now,
-    });
+    if (this.store.deleted || this.store.thread.get()) return refuse("conflict", "This thread already exists");
+    const thread = this.writer.createThread(newThreadRecord(who.threadId, who.userId, init, Date.now()));
     // The thread list is D1's: the new thread is in it before the answer (unless D1 is away).
-    await this.p.mirror.flush();
+    await this.mirror.flush();
     return ok(thread);
   }
 
-  async get(who: Caller): Promise<RoomReply<Thread>> {
-    const t = await this.open(who);
-    return t ? ok(publicThread(t)) : notFound();
+  get(who: Caller): Promise<RoomReply<Thread>> {
+    return this.withThread(who, (t) => ok(publicThread(t)));
   }
 
-  async patch(who: Caller, edits: ThreadEdits): Promise<RoomReply<Thread>> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    const updated = publicThread(this.p.writer.updateThread({ ...edits, ...(edits.name ? { named: true } : {}) }));
-    this.p.events.emit("thread:updated", { threadId: t.id, thread: updated });
-    this.ctx.waitUntil(this.p.mirror.flush());
-    return ok(updated);
+  patch(who: Caller, edits: ThreadEdits): Promise<RoomReply<Thread>> {
+    return this.withThread(who, (t) => {
+      const updated = publicThread(this.writer.updateThread({ ...edits, ...(edits.name ? { named: true } : {}) }));
+      this.events.emit("thread:updated", { threadId: t.id, thread: updated });
+      this.ctx.waitUntil(this.mirror.flush());
+      return ok(updated);
+    });
   }
 
-  async messages(who: Caller, q: ListQuery): Promise<RoomReply<{ messages: Message[]; lastSeq: number }>> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    // The cursor is taken before the rows: whatever happens after is replayed, not missed. During a
-    // run it is the seq just before the run, so a reload mid-stream gets the whole reply so far.
-    const lastSeq = this.p.sockets.replayCursor();
-    const messages = this.p.store.messages.listBranch(t.headId, q);
-    return messages ? ok({ messages, lastSeq }) : refuse("not_found", "No such message to page before");
+  messages(who: Caller, q: ListQuery): Promise<RoomReply<{ messages: Message[]; lastSeq: number }>> {
+    return this.withThread(who, (t) => {
+      // The cursor is taken before the rows: whatever happens after is replayed, not missed. During a
+      // run it is the seq just before the run, so a reload mid-stream gets the whole reply so far.
+      const lastSeq = this.sockets.replayCursor();
+      const messages = this.store.messages.listBranch(t.headId, q);
+      return messages ? ok({ messages, lastSeq }) : refuse("not_found", "No such message to page before");
+    });
   }
 
   /** A file uploaded to this thread (its bytes already in R2): posts may now name it. */
-  async addFile(who: Caller, file: FileRecord): Promise<RoomReply<Attachment>> {
-    if (!(await this.open(who))) return notFound();
-    this.p.store.files.add(file);
-    return ok(publicAttachment(file));
+  addFile(who: Caller, file: FileRecord): Promise<RoomReply<Attachment>> {
+    return this.withThread(who, () => {
+      this.store.files.add(file);
+      return ok(publicAttachment(file));
+    });
   }
 
-  async file(who: Caller, id: string): Promise<RoomReply<FileRecord>> {
-    if (!(await this.open(who))) return notFound();
-    const file = this.p.store.files.get(id);
-    return file ? ok(file) : refuse("not_found", "No such attachment in this thread");
+  file(who: Caller, id: string): Promise<RoomReply<FileRecord>> {
+    return this.withThread(who, () => {
+      const file = this.store.files.get(id);
+      return file ? ok(file) : refuse("not_found", "No such attachment in this thread");
+    });
   }
 
   /** The thread and every text message of its current branch, oldest first (an export). */
-  async exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[] }>> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    const messages = this.p.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text"] }) ?? [];
-    return ok({ thread: publicThread(t), messages });
+  exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[] }>> {
+    return this.withThread(who, (t) => {
+      const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text"] }) ?? [];
+      return ok({ thread: publicThread(t), messages });
+    });
   }
 
   /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
-  async accept(who: Caller, input: AcceptInput): Promise<Accepted> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    return (input.run !== false && (await this.overCap(t, input.clientMessageId))) || this.p.intake.accept(t, { ...input, requestId: who.requestId });
+  accept(who: Caller, input: AcceptInput): Promise<Accepted> {
+    return this.withThread(who, async (t) => {
+      const overCap = input.run !== false && (await this.intake.overCap(t, input.clientMessageId));
+      return overCap || this.intake.accept(t, { ...input, requestId: who.requestId });
+    });
   }
 
   /** A new version of a user message, on a branch of its own that becomes current. */
-  async edit(who: Caller, messageId: string, input: AcceptInput): Promise<Accepted> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    return (await this.overCap(t, input.clientMessageId)) || this.p.intake.edit(t, messageId, { ...input, requestId: who.requestId });
+  edit(who: Caller, messageId: string, input: AcceptInput): Promise<Accepted> {
+    return this.withThread(who, async (t) => (await this.intake.overCap(t, input.clientMessageId)) || this.intake.edit(t, messageId, { ...input, requestId: who.requestId }));
   }
 
-  async regenerate(who: Caller, messageId: string, clientMessageId?: string): Promise<Accepted> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    return (await this.overCap(t, clientMessageId)) || this.p.intake.regenerate(t, messageId, clientMessageId, who.requestId);
+  regenerate(who: Caller, messageId: string, clientMessageId?: string): Promise<Accepted> {
+    return this.withThread(who, async (t) => (await this.intake.overCap(t, clientMessageId)) || this.intake.regenerate(t, messageId, clientMessageId, who.requestId));
   }
 
   /** Switches to the branch that holds a user message. */
-  async setHead(who: Caller, messageId: string): Promise<RoomReply<Thread>> {
-    const t = await this.open(who);
-    return t ? this.p.intake.setHead(t, messageId) : notFound();
+  setHead(who: Caller, messageId: string): Promise<RoomReply<Thread>> {
+    return this.withThread(who, (t) => this.intake.setHead(t, messageId));
   }
 
-  async stop(who: Caller): Promise<RoomReply<{ stopped: boolean }>> {
-    return (await this.open(who)) ? ok({ stopped: this.p.queue.stop() }) : notFound();
+  stop(who: Caller): Promise<RoomReply<{ stopped: boolean }>> {
+    return this.withThread(who, () => ok({ stopped: this.queue.stop() }));
   }
 
   /** Whether a run is in progress, and how many messages wait (tests settle on this). */
   activity(): { running: boolean; queued: number } {
-    return { running: this.p.queue.running !== null, queued: this.p.store.runs.queued() };
+    return { running: this.queue.runningId !== null, queued: this.store.runs.queued() };
   }
 
-  /**
-   * Loads what a first post needs before it comes: the thread (from D1 once, for an old one), the
-   * model's view of its branch, step 0's inputs and the plugins they configure, the spend so far.
-   * Whatever needed D1 is then held, so the post that follows waits on nothing.
-   */
-  async prewarm(who: Caller): Promise<RoomReply<{ running: boolean; queued: number }>> {
-    const t = await this.open(who);
-    if (!t) return notFound();
-    this.p.view.before(t.headId);
-    const inputs = await this.p.stepZero.forRun(t.ownerId);
-    this.p.plugins.apply(inputs.configs);
-    await Promise.all([this.p.plugins.start(), this.p.spend.check(t.ownerId)]);
-    return ok(this.activity());
+  /** Loads the thread (from D1 once, for an old one) and what its first run needs: the post waits on nothing. */
+  prewarm(who: Caller): Promise<RoomReply<{ running: boolean; queued: number }>> {
+    return this.withThread(who, async (t) => {
+      await this.queue.prewarm(t);
+      return ok(this.activity());
+    });
   }
 
   /**
    * A task was cancelled: plugins end it first (so its run, once stopped, finds it ended and does not
    * iterate again), then its waiting iterations go and its running one is stopped.
    */
-  async cancelTask(who: Caller, taskId: string): Promise<RoomReply<null>> {
-    if (!(await this.open(who))) return notFound();
-    await this.p.plugins.notify("onTaskCancel", taskId);
-    this.p.queue.cancelTask(taskId);
-    return ok(null);
+  cancelTask(who: Caller, taskId: string): Promise<RoomReply<null>> {
+    return this.withThread(who, async () => {
+      await this.plugins.notify("onTaskCancel", taskId);
+      this.queue.cancelTask(taskId);
+      return ok(null);
+    });
   }
 
   /** Broadcasts on this thread for another thread's object (task events, notifications). */
-  async broadcastEvent<K extends EventName>(who: Caller, event: K, data: EventMap[K]): Promise<RoomReply<null>> {
-    if (!(await this.open(who))) return notFound();
-    this.p.events.emit(event, data);
-    return ok(null);
+  broadcastEvent<K extends EventName>(who: Caller, event: K, data: EventMap[K]): Promise<RoomReply<null>> {
+    return this.withThread(who, () => {
+      this.events.emit(event, data);
+      return ok(null);
+    });
   }
 
   /** A config or context file changed in D1: the next run reads step 0's inputs again. */
   async invalidate(): Promise<void> {
-    this.p.stepZero.invalidate();
+    this.stepZero.invalidate();
   }
 
   /** The thread was deleted: stop, let the run and a flush unwind, disconnect, forget everything. */
-  async destroy(who: Caller): Promise<RoomReply<null>> {
-    if (!(await this.open(who))) return notFound();
-    this.closing = true;
-    await this.p.queue.close();
-    await this.p.mirror.settled();
-    await this.p.plugins.stop();
-    this.p.sockets.closeAll("thread deleted");
-    await this.p.store.destroy();
-    this.p.alarms.cleared();
-    this.p.view.forget();
-    return ok(null);
+  destroy(who: Caller): Promise<RoomReply<null>> {
+    return this.withThread(who, async () => {
+      this.closing = true;
+      await this.queue.close();
+      await this.mirror.settled();
+      await this.plugins.stop();
+      this.sockets.closeAll("thread deleted");
+      await this.store.destroy();
+      this.alarms.cleared();
+      this.view.forget();
+      return ok(null);
+    });
   }
 
   // --- WebSockets (hibernatable), alarm -------------------------------------------------------
 
   /** A one-use ticket that opens this thread's socket for `who` within a minute (no token in a URL). */
-  async issueTicket(who: Caller, credentialExpiresAt: number | null): Promise<RoomReply<{ ticket: string; expiresAt: number }>> {
-    if (!(await this.open(who))) return notFound();
-    return ok(this.p.store.tickets.issue(who.userId, credentialExpiresAt));
+  issueTicket(who: Caller, credentialExpiresAt: number | null): Promise<RoomReply<{ ticket: string; expiresAt: number }>> {
+    return this.withThread(who, () => ok(this.store.tickets.issue(who.userId, credentialExpiresAt)));
   }
 
   /**
@@ -218,68 +242,56 @@ export class ThreadRoom extends DurableObject<Env> {
    * the Worker sets both headers itself. A credential that expires closes the socket when it does.
    */
   async fetch(request: Request): Promise<Response> {
-    const threadId = request.headers.get("x-thread-id") ?? "";
-    const ticket = request.headers.get("x-ws-ticket");
-    const redeemed = ticket ? this.p.store.tickets.redeem(ticket) : null;
-    const userId = ticket ? (redeemed?.userId ?? "") : (request.headers.get("x-user-id") ?? "");
-    const header = request.headers.get("x-credential-expires-at");
-    const expiresAt = ticket ? (redeemed?.credentialExpiresAt ?? null) : header ? Number(header) : null;
-    if (ticket && !redeemed) return Response.json({ error: { code: "unauthorized", message: "This ticket is unknown, used or expired" } }, { status: 401 });
-    if (!(await this.open({ threadId, userId }))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
-    if (expiresAt !== null) await this.p.alarms.request(expiresAt);
-    return this.p.sockets.connect(request, userId, expiresAt);
+    const who = this.sockets.credentialOf(request);
+    if (!who) return Response.json({ error: { code: "unauthorized", message: "This ticket is unknown, used or expired" } }, { status: 401 });
+    if (!(await this.open(who))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
+    if (who.expiresAt !== null) await this.alarms.request(who.expiresAt);
+    return this.sockets.connect(request, who.userId, who.expiresAt);
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    if (this.p.sockets.onMessage(ws, raw) === "stop") this.p.queue.stop();
+    if (this.sockets.onMessage(ws, raw) === "stop") this.queue.stop();
   }
 
   async webSocketClose(ws: WebSocket): Promise<void> {
-    this.p.sockets.onClose(ws);
+    this.sockets.onClose(ws);
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    this.p.sockets.onClose(ws);
+    this.sockets.onClose(ws);
   }
 
   async alarm(): Promise<void> {
-    this.p.alarms.cleared();
-    if (this.closing || this.p.store.deleted) return;
-    const nextExpiry = this.p.sockets.closeExpired();
-    if (nextExpiry !== null) await this.p.alarms.request(nextExpiry);
-    await this.p.queue.heartbeat();
-    await this.p.mirror.onAlarm();
+    this.alarms.cleared();
+    if (this.closing || this.store.deleted) return;
+    const nextExpiry = this.sockets.closeExpired();
+    if (nextExpiry !== null) await this.alarms.request(nextExpiry);
+    await this.queue.heartbeat();
+    await this.mirror.onAlarm();
   }
 
   // --- inside ----------------------------------------------------------------------------------
 
+  /** `fn` with the thread, if `who` may reach it; else not_found, as for a thread that does not exist. */
+  private async withThread<T>(who: Caller, fn: (t: ThreadRecord) => RoomReply<T> | Promise<RoomReply<T>>): Promise<RoomReply<T>> {
+    const t = await this.open(who);
+    return t ? fn(t) : refuse("not_found", "Thread not found");
+  }
+
   /** The thread, loaded (from D1 once, for a thread older than this store), if `who` may reach it. */
   private async open(who: Caller): Promise<ThreadRecord | null> {
     if (this.closing) return null;
-    let t = this.p.store.thread.get();
-    if (!t && !this.p.store.deleted && who.threadId) {
-      this.importing ??= importFromD1(this.p.db, this.p.store, this.p.writer, who.threadId).finally(() => (this.importing = null));
-      t = await this.importing;
-    }
+    const t = this.store.thread.get() ?? (!this.store.deleted && who.threadId ? await this.legacy.load(who.threadId) : null);
     return t && t.id === who.threadId && t.ownerId === who.userId ? t : null;
   }
 
-  /** The owner's daily spend cap, for a post that would start a run (a repeated post is answered as before). */
-  private async overCap(t: ThreadRecord, clientMessageId?: string): Promise<RoomReply<never> | null> {
-    if (clientMessageId && this.p.store.messages.byClientId(clientMessageId)) return null;
-    const refusal = await this.p.spend.check(t.ownerId);
-    return refusal && refuse(refusal.code, refusal.message, refusal.retryAfterSec);
-  }
-
   private afterRun(): Promise<Mirrored> {
-    const owner = this.p.store.thread.get()?.ownerId;
+    const owner = this.store.thread.get()?.ownerId;
     if (!owner || this.closing) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
-    const before = this.p.d1Usage.roundTrips;
-    const reads = combineReads(this.p.stepZero.revalidation(owner), this.p.spend.revalidation(owner));
-    const flushed = this.p.mirror.flush(reads).then((rows) => ({ rows, d1RoundTrips: this.p.d1Usage.roundTrips - before }));
+    const before = this.d1Usage.roundTrips;
+    const reads = combineReads(this.stepZero.revalidation(owner), this.spend.revalidation(owner));
+    const flushed = this.mirror.flush(reads).then((rows) => ({ rows, d1RoundTrips: this.d1Usage.roundTrips - before }));
     this.ctx.waitUntil(flushed);
     return flushed;
   }
 }
-
-const notFound = () => refuse("not_found", "Thread not found");

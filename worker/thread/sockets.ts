@@ -2,6 +2,7 @@
 // and close. Per-socket state lives in the socket's attachment, never in memory only.
 import { CREDENTIAL_EXPIRED } from "../../protocol";
 import type { Broadcaster } from "./broadcaster";
+import type { RunQueue } from "./run-queue";
 import { frameFor, parseClientFrame } from "./socket-frames";
 import type { RoomStore } from "./store";
 
@@ -17,8 +18,23 @@ export class SocketHub {
     private readonly ctx: DurableObjectState,
     private readonly store: RoomStore,
     private readonly events: Broadcaster,
-    private readonly runningRunId: () => string | null,
+    private readonly queue: Pick<RunQueue, "runningId">,
   ) {}
+
+  /**
+   * Who opens a socket: the user the Worker authenticated (x-user-id) or whom a one-use ticket names
+   * (x-ws-ticket); the Worker sets both headers itself. null: a ticket unknown, used or expired.
+   */
+  credentialOf(request: Request): { threadId: string; userId: string; expiresAt: number | null } | null {
+    const threadId = request.headers.get("x-thread-id") ?? "";
+    const ticket = request.headers.get("x-ws-ticket");
+    if (ticket) {
+      const redeemed = this.store.tickets.redeem(ticket);
+      return redeemed && { threadId, userId: redeemed.userId, expiresAt: redeemed.credentialExpiresAt };
+    }
+    const header = request.headers.get("x-credential-expires-at");
+    return { threadId, userId: request.headers.get("x-user-id") ?? "", expiresAt: header ? Number(header) : null };
+  }
 
   connect(request: Request, userId: string, expiresAt: number | null): Response {
     const params = new URL(request.url).searchParams;
@@ -34,7 +50,7 @@ export class SocketHub {
   /** Synchronous from `ready` to the last replayed frame: no live event can fall in between. */
   private onConnect(ws: WebSocket, since: number | null): void {
     const lastSeq = this.events.lastSeq;
-    ws.send(frameFor("ready", { lastSeq, running: this.runningRunId() }));
+    ws.send(frameFor("ready", { lastSeq, running: this.queue.runningId }));
     if (since === null || since >= lastSeq) return;
     const oldest = this.store.replay.oldestSeq();
     if (oldest !== null && since < oldest - 1) {
@@ -86,7 +102,7 @@ export class SocketHub {
    * it started, so a reload mid-stream gets the whole reply so far.
    */
   replayCursor(): number {
-    const running = this.runningRunId();
+    const running = this.queue.runningId;
     const first = running ? this.store.runs.firstSeqOf(running) : null;
     return first !== null ? first - 1 : this.events.lastSeq;
   }

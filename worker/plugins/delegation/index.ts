@@ -198,7 +198,7 @@ export const delegationPlugin: PluginDefinition<Settings> = {
       },
       onBroadcast(frame) {
         // The child's run, mirrored to the parent's sockets as task:stream, in order.
-        if (!current || frame.data.runId !== current.runId) return;
+        if (!current || !("runId" in frame.data) || frame.data.runId !== current.runId) return;
         const { parent, task } = current;
         const data = { threadId: parent, task, event: frame.event, data: frame.data };
         forwarding = forwarding.then(() => ctx.broadcast(parent, "task:stream", data)).catch((err) => {

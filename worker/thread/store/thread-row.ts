@@ -1,4 +1,5 @@
 import type { Thread, ThreadKind, ThreadStatus } from "../../../protocol";
+import type { NewThread } from "../../plugins/contract";
 
 /** The thread as its object keeps it: the public shape plus what stays inside (owner, source). */
 export interface ThreadRecord extends Thread {
@@ -117,5 +118,31 @@ export function publicThread(t: ThreadRecord): Thread {
     headId: t.headId,
     lastActivity: t.lastActivity,
     createdAt: t.createdAt,
+  };
+}
+
+/** What a person may change of a thread. */
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
+
+/** What a new thread is made of, besides its id and owner. */
+export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
+
+export function newThreadRecord(id: string, ownerId: string, init: ThreadInit, now: number): ThreadRecord {
+  return {
+    id,
+    ownerId,
+    source: init.source ?? "web",
+    name: init.name,
+    kind: init.kind,
+    status: "open",
+    model: init.model,
+    sessionId: null,
+    parentThreadId: init.parentThreadId ?? null,
+    instructions: "",
+    headId: null,
+    named: init.named ?? true,
+    lastActivity: now,
+    createdAt: now,
+    updatedAt: now,
   };
 }

@@ -1,0 +1,75 @@
+// A run's own record of what happened, which the pipeline returns (the seed's return value): the
+// steps, the stream (deltas coalesced for sockets, merged into whole blocks for plugins), and the
+// plugins' stream and step hooks still running.
+import { applyWebEvent, NO_WEB, type PipelineStep, type StreamEvent, type WebActivity } from "../../protocol";
+import type { RunInfo, RunOutcome, StepInfo } from "../plugins/contract";
+import { DeltaCoalescer } from "./broadcaster";
+import type { RunParts } from "./run-parts";
+
+export class RunRecorder {
+  readonly steps: PipelineStep[] = [];
+  readonly streamEvents: StreamEvent[] = [];
+  private readonly coalescer: DeltaCoalescer;
+  /** Stream and step hooks still running (an async one puts off the plugins after it in line). */
+  private readonly hooks: Promise<void>[] = [];
+
+  constructor(
+    private readonly parts: Pick<RunParts, "events" | "plugins" | "store" | "config">,
+    readonly run: RunInfo,
+  ) {
+    const { threadId, runId } = run;
+    this.coalescer = new DeltaCoalescer(parts.config.streamFlushMs, (type, delta) =>
+      parts.events.emit("pipeline:stream", { threadId, runId, type, delta }),
+    );
+  }
+
+  /** A pipeline step: the event, then the plugins that follow steps (activity). */
+  step(info: StepInfo): void {
+    this.coalescer.flush();
+    this.steps.push(info.step);
+    this.parts.events.emit("pipeline:step", { threadId: this.run.threadId, runId: this.run.runId, ...info });
+    this.track(this.parts.plugins.notify("onPipelineStep", info, this.run));
+  }
+
+  stream(e: StreamEvent): void {
+    this.track(this.parts.plugins.notify("onStreamEvent", e, this.run));
+    const last = this.streamEvents.at(-1);
+    if ((e.type === "text" || e.type === "thinking") && last?.type === e.type) last.delta += e.delta;
+    else this.streamEvents.push({ ...e });
+    if (e.type === "text" || e.type === "thinking") this.coalescer.push(e.type, e.delta);
+    else {
+      this.coalescer.flush();
+      if (e.type === "tool_call") this.parts.store.runs.toolRan(this.run.runId);
+      this.parts.events.emit("pipeline:stream", { threadId: this.run.threadId, runId: this.run.runId, ...e });
+    }
+  }
+
+  /**
+   * The buffered delta is out, and every plugin has heard every stream event and step so far:
+   * onAfterInvoke and onPipelineComplete may follow (the activity plugin saves its rows in the
+   * latter). Notify never rejects.
+   */
+  async drained(): Promise<void> {
+    this.coalescer.flush();
+    await Promise.all(this.hooks);
+  }
+
+  /**
+   * The run's web searches and fetches (with what each found) and its answer's citations, folded as
+   * its clients folded them live: kept in the answer's metadata, so the search cards and numbered
+   * references of a reloaded thread are those they saw.
+   */
+  web(): { web?: WebActivity } {
+    const web = this.streamEvents.reduce(applyWebEvent, NO_WEB);
+    if (!web.calls.length && !web.citations.length) return {};
+    return { web: { calls: web.calls.map(({ done: _, ...call }) => call), citations: web.citations } };
+  }
+
+  outcome(fields: Omit<RunOutcome, "steps" | "streamEvents">): RunOutcome {
+    return { ...fields, steps: this.steps, streamEvents: this.streamEvents };
+  }
+
+  private track(hooked: void | Promise<void>): void {
+    if (hooked) this.hooks.push(hooked);
+  }
+}
