@@ -1,9 +1,8 @@
-import type { ThreadRoom } from "./thread/room";
-
 /** Bindings and raw settings of the Worker and of every ThreadRoom (wrangler.toml, secrets). */
 export interface Env {
   DB: D1Database;
-  THREAD_ROOM: DurableObjectNamespace<ThreadRoom>;
+  /** The threads' objects (ThreadRoom); thread/room-stub.ts gives them their type. */
+  THREAD_ROOM: DurableObjectNamespace;
   /** Attachments' bytes, at `<owner>/<thread>/<attachment id>`. */
   FILES: R2Bucket;
   /** Bytes of attachments each user may keep (default 100 MiB). */

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
-import type { Caller, RoomReply } from "../thread/room-stub";
+import type { Caller, RoomReply } from "../thread/room-reply";
 import type { AuthVars } from "./auth";
 import { ApiError } from "./errors";
 

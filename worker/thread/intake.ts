@@ -6,7 +6,7 @@ import type { Config } from "../env";
 import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
 import type { Mirror } from "./mirror";
-import { ok, refuse, type RoomReply } from "./room-stub";
+import { ok, refuse, type RoomReply } from "./room-reply";
 import type { RunQueue } from "./run-queue";
 import type { SpendGuard } from "./spend";
 import type { MessageRecord, RoomStore, ThreadRecord } from "./store";

@@ -11,7 +11,8 @@ import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition,
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
 import type { AcceptInput, Intake } from "./intake";
-import { roomStub, unwrap } from "./room-stub";
+import { unwrap } from "./room-reply";
+import { roomStub } from "./room-stub";
 import type { StepZero } from "./step-zero";
 import type { RoomStore } from "./store";
 import { publicThread } from "./store/thread-row";

@@ -1,35 +1,5 @@
-import type { ApiErrorCode } from "../../protocol";
 import type { Env } from "../env";
 import type { ThreadRoom } from "./room";
-
-/** Who asks a thread's object for something: the thread (the object's name) and the caller's user id. */
-export interface Caller {
-  threadId: string;
-  userId: string;
-  /** The HTTP request this call serves (X-Request-Id): on its log lines and those of a run it starts. */
-  requestId?: string;
-}
-
-/** A refusal the object answers with (not a throw: codes survive RPC as data). */
-export interface RoomError {
-  code: ApiErrorCode;
-  message: string;
-  retryAfterSec?: number;
-}
-
-export type RoomReply<T> = { ok: true; value: T } | { ok: false; error: RoomError };
-
-export const ok = <T>(value: T): RoomReply<T> => ({ ok: true, value });
-export const refuse = (code: ApiErrorCode, message: string, retryAfterSec?: number): RoomReply<never> => ({
-  ok: false,
-  error: { code, message, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) },
-});
-
-/** For callers inside the Worker's objects (plugins): a refusal becomes a thrown error. */
-export function unwrap<T>(reply: RoomReply<T>): T {
-  if (reply.ok) return reply.value;
-  throw new Error(reply.error.message);
-}
 
 /** The RPC surface of a thread's object. */
 export type RoomApi = Pick<
@@ -57,9 +27,12 @@ export type RoomApi = Pick<
 
 /**
  * The thread's object: one per thread id, wherever it is asked for (the Worker, another thread).
- * Typed with the class's own signatures: RPC's typings turn a value they cannot prove serializable
- * (our JSON metadata, typed `unknown`) into `never`, though every value crossing is plain JSON.
+ * env.ts names the namespace without importing the class (which would tie every module into one
+ * import circle); the class is named here. The answer is typed with the class's own signatures, to
+ * which the RPC stub is assignable: its typings turn a value they cannot prove serializable (our
+ * JSON metadata, typed `unknown`) into `never`, which callers could not read.
  */
 export function roomStub(env: Env, threadId: string): RoomApi {
-  return env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId)) as unknown as RoomApi;
+  const rooms = env.THREAD_ROOM as DurableObjectNamespace<ThreadRoom>;
+  return rooms.get(rooms.idFromName(threadId));
 }

@@ -25,7 +25,7 @@ import { LegacyImport } from "./legacy-import";
 import { Mirror } from "./mirror";
 import { ModelView } from "./model-view";
 import { modelPort, pluginContextFor } from "./plugin-context";
-import { ok, refuse, type Caller, type RoomReply } from "./room-stub";
+import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
 import { RunQueue, type Mirrored } from "./run-queue";
 import { SocketHub } from "./sockets";
 import { SpendGuard } from "./spend";

@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import { agentRuns } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
-import type { RoomError } from "./room-stub";
+import type { RoomError } from "./room-reply";
 import { scalarOf, statementOf, type BatchRead } from "../db/batch";
 import type { CacheStore } from "./store/cache";
 
