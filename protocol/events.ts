@@ -1,6 +1,6 @@
 // The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
-import type { RunErrorCode, SocketErrorCode } from "./errors";
+import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
 import type { Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
@@ -78,7 +78,13 @@ export type EventFrame<K extends EventName = EventName> = {
 export interface SocketFrameMap {
   ready: { lastSeq: number; running: string | null };
   pong: Record<string, never>;
-  error: { code: SocketErrorCode; message: string };
+  /** A `send` frame's message was stored (or had been: `duplicate`), as POST messages answers it. */
+  accepted: { clientMessageId: string; message: Message; duplicate: boolean };
+  /**
+   * A frame the object could not take. For a `send`: the code POST would have answered, its
+   * clientMessageId, and `retryAfter` (seconds) where POST would send Retry-After.
+   */
+  error: { code: SocketErrorCode | ApiErrorCode; message: string; clientMessageId?: string; retryAfter?: number };
 }
 
 export type SocketFrame = {
@@ -87,5 +93,13 @@ export type SocketFrame = {
 
 export type ServerFrame = EventFrame | SocketFrame;
 
+/** A message sent over the thread's open socket: the same as POST messages on that thread. */
+export interface SendFrame {
+  type: "send";
+  content: string;
+  clientMessageId: string;
+  attachments?: string[];
+}
+
 /** What a client may send on its socket. */
-export type ClientFrame = { type: "ping" } | { type: "stop" };
+export type ClientFrame = { type: "ping" } | { type: "stop" } | SendFrame;

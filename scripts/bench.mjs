@@ -37,6 +37,7 @@ async function measure(upstream, vars, { withFanout }) {
       ["POST → upstream request (ms)", stats(lat.overhead)],
       ["upstream delta → socket delta, every token (ms)", stats(lat.tokenLatency)],
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],
+      ["upstream delta → socket delta, last token (ms)", stats(lat.lastToken)],
       ["upstream end → pipeline:complete (ms)", stats(lat.endToComplete)],
       ["new thread's first post → upstream request, cold (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: false }))],
       ["new thread's first post → upstream request, prewarmed (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: true }))],

@@ -23,7 +23,7 @@ async function side(upstream, root, opts) {
   try {
     const lat = await latency(app.base, upstream, opts);
     const fl = await floor(app.base, opts.runs);
-    return [median(fl), median(lat.overhead), median(lat.endToComplete), median(lat.firstToken)];
+    return [median(fl), median(lat.overhead), median(lat.endToComplete), median(lat.firstToken), median(lat.lastToken)];
   } finally {
     app.stop();
   }
@@ -32,7 +32,7 @@ async function side(upstream, root, opts) {
 export async function compare(upstream, rev, pairs, opts) {
   const other = checkout(rev);
   try {
-    const head = ["pair", "side      ", "floor", "POST → upstream", "end → pipeline:complete", "first token"];
+    const head = ["pair", "side      ", "floor", "POST → upstream", "end → pipeline:complete", "first token", "last token"];
     console.log(`bench --compare ${rev}: ${pairs} pairs, ${opts.runs} runs a side, medians (ms)\n`);
     console.log(head.join(" | "));
     for (let pair = 1; pair <= pairs; pair++) {

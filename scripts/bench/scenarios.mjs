@@ -3,7 +3,7 @@ import { api, now, openSocket, script, upstreamRequest, waitForEnds } from "./cl
 
 /** One thread, message after message: latency of each leg, every token, and the run ids. */
 export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
-  const out = { overhead: [], tokenLatency: [], firstToken: [], endToComplete: [], runIds: [] };
+  const out = { overhead: [], tokenLatency: [], firstToken: [], lastToken: [], endToComplete: [], runIds: [] };
   const { thread } = await api(base, "/api/threads", { name: "bench latency" });
   const socket = await openSocket(base, thread.id);
   for (let i = 0; i < runs + 3; i++) {
@@ -18,6 +18,7 @@ export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
     out.overhead.push(req.receivedAt - posted);
     for (const s of socket.stamps) out.tokenLatency.push(s.at - s.sent);
     out.firstToken.push(socket.stamps[0].at - socket.stamps[0].sent);
+    out.lastToken.push(socket.stamps.at(-1).at - socket.stamps.at(-1).sent);
     out.endToComplete.push(socket.ends[i].at - socket.stamps[socket.stamps.length - 1].sent);
     out.runIds.push(socket.runIds[i]);
   }

@@ -1,6 +1,8 @@
 // Shared resources, per user: posts and new threads per minute (the real rate-limiting binding), the
 // daily spend cap (USER_DAILY_COST_USD is 50 in the test bindings), and plugins that only admins change.
+import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ThreadRoom } from "../../worker/thread/room";
 import { api, marker, script, settle, upstreamRequests } from "../helpers";
 import { callApp, countRows, createThreadVia, env, expectError, openSocketVia, tokenUsers, type CallOptions, type Env, type User } from "./util";
 
@@ -9,8 +11,8 @@ afterEach(() => settle());
 const DAY_MS = 86_400_000;
 const secondsToMidnight = () => Math.ceil((DAY_MS - (Date.now() % DAY_MS)) / 1000);
 
-/** Token-mode users for whom one of the limiters is the tight one (3 a minute, per user). */
-function tightUsers(limiter: "POST_LIMITER" | "THREAD_LIMITER") {
+/** Token-mode users for whom the new threads' limiter is the tight one (3 a minute, per user). */
+function tightUsers(limiter: "THREAD_LIMITER") {
   const t = tokenUsers("ann", "bob");
   const tight: Env = { ...t.tokenEnv, [limiter]: env.TIGHT_LIMITER };
   const as = (user: User) => (path: string, opts: Omit<CallOptions, "token"> = {}) => callApp(tight, path, { ...opts, token: user.token });
@@ -19,9 +21,11 @@ function tightUsers(limiter: "POST_LIMITER" | "THREAD_LIMITER") {
 
 describe("rate limits", () => {
   it("answers the fourth post in a minute with 429 and Retry-After, stores nothing, and leaves other users alone", async () => {
-    const { users, as } = tightUsers("POST_LIMITER");
+    const { users, as } = tokenUsers("ann", "bob");
     const [ann, bob] = [as(users.ann), as(users.bob)];
     const thread = await createThreadVia(ann);
+    // Posts are limited by the thread's object (the path the socket's send frames take too).
+    await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (r: ThreadRoom) => void (r.limits.posts = env.TIGHT_LIMITER));
     for (let i = 0; i < 3; i++) {
       expect((await ann(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${i}` } })).status).toBe(202);
     }

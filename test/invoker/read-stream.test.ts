@@ -50,6 +50,7 @@ describe("readStream", () => {
       { type: "thinking", delta: "think." },
       { type: "text", delta: "Hello" },
       { type: "text", delta: ", world" },
+      { type: "content_end" },
     ]);
     expect(message.content).toEqual([
       { type: "thinking", thinking: "Let me think.", signature: "c2lnbmF0dXJl+/=" },
@@ -77,6 +78,7 @@ describe("readStream", () => {
     expect(told).toEqual([
       { type: "tool_call", toolUseId: "toolu_1", toolName: "time__now", input: { zone: "UTC" } },
       { type: "tool_call", toolUseId: "toolu_2", toolName: "time__now", input: {} },
+      { type: "content_end" },
     ]);
     expect(message.content).toEqual([
       { type: "tool_use", id: "toolu_1", name: "time__now", input: { zone: "UTC" } },
@@ -115,6 +117,7 @@ describe("readStream", () => {
       { type: "server_tool_result", toolUseId: "srvtoolu_1", toolName: "web_search", sources: [{ url: "https://a.test", title: "A", pageAge: "1 day" }] },
       { type: "server_tool_result", toolUseId: "srvtoolu_2", toolName: "web_fetch", sources: [{ url: "https://b.test", title: "B" }] },
       { type: "server_tool_result", toolUseId: "srvtoolu_3", toolName: "web_search", sources: [], error: "max_uses_exceeded" },
+      { type: "content_end" },
     ]);
     expect(message.content).toEqual([{ ...search, input: { query: "cats" } }, results, fetched, failed, { type: "some_future_block", payload: 1 }]);
     expect(message.usage.serverToolUses).toEqual({ web_search: 2, web_fetch: 1 });
@@ -144,6 +147,7 @@ describe("readStream", () => {
           { url: "", title: "Doc", citedText: "dogs bark" },
         ],
       },
+      { type: "content_end" },
     ]);
     // An empty uncited block is left out; a cited one goes back with its citations as sent.
     expect(message.content).toEqual([{ type: "text", text: "They do.", citations: [first, second] }]);
@@ -169,7 +173,7 @@ describe("readStream", () => {
       }),
     ]);
     const message = await run;
-    expect(told).toEqual([{ type: "compaction" }, { type: "text", delta: "Go on." }]);
+    expect(told).toEqual([{ type: "compaction" }, { type: "text", delta: "Go on." }, { type: "content_end" }]);
     expect(message.content).toEqual([
       { type: "compaction", content: "Summary of the talk", encrypted_content: "opaque-state" },
       { type: "text", text: "Go on." },

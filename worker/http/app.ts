@@ -60,9 +60,6 @@ app.get("/api/health", (c) => {
   return reply(c, "GET /api/health", health);
 });
 app.post("/api/threads", rateLimit("THREAD_LIMITER", "new threads"));
-for (const path of ["/api/threads/:id/messages", "/api/threads/:id/messages/:messageId/*", "/api/chat"]) {
-  app.post(path, rateLimit("POST_LIMITER", "messages"));
-}
 app.route("/api/threads", threadRoutes);
 app.route("/api/threads", exportRoutes);
 app.route("/api/threads", attachmentRoutes);

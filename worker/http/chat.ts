@@ -1,24 +1,16 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_CLIENT_MESSAGE_ID, MAX_CONTENT_CHARS, type PostMessageBody } from "../../protocol";
 import type { Accepted } from "../thread/intake";
+import { clientMessageId, postBody, type PostInput } from "../thread/post-input";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { reply } from "./reply";
 import { jsonBody } from "./validate";
 
-const content = z
-  .string()
-  .max(MAX_CONTENT_CHARS)
-  .refine((s) => s.trim().length > 0, "must not be empty");
-const clientMessageId = z.string().min(1).max(MAX_CLIENT_MESSAGE_ID).optional();
-// Their number is checked after parsing: more than the limit is 413, like a file over its size.
-const attachments = z.array(z.string().min(1).max(100)).optional();
 const threadId = z.string().min(1);
-const postBody = z.strictObject({ content, clientMessageId, attachments });
-const chatBody = z.strictObject({ threadId, content, clientMessageId, attachments });
+const chatBody = postBody.extend({ threadId });
 const threadIdBody = z.strictObject({ threadId });
-const regenerateBody = z.strictObject({ clientMessageId });
+const regenerateBody = z.strictObject({ clientMessageId: clientMessageId.optional() });
 const headBody = z.strictObject({ messageId: z.string().min(1).max(200) });
 
 /** 202 for a message just accepted; 200 for a clientMessageId seen before (nothing runs again). */
@@ -27,30 +19,20 @@ function answerAccepted(c: Context<AppEnv>, accepted: Accepted) {
   return reply(c, "POST /api/threads/:id/messages", { message }, duplicate ? 200 : 202);
 }
 
-function withinAttachmentLimit<B extends { attachments?: string[] }>(body: B): B {
-  const count = body.attachments?.length ?? 0;
-  if (count > MAX_ATTACHMENTS_PER_MESSAGE) {
-    throw new ApiError("too_large", `A message takes at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments; this one has ${count}`);
-  }
-  return body;
-}
-
-/** Hands the message to its thread's object, which stores it before answering: no D1 on the way. */
-async function post(c: Context<AppEnv>, threadId: string, body: PostMessageBody) {
-  withinAttachmentLimit(body);
-  const input = { content: body.content, clientMessageId: body.clientMessageId, attachments: body.attachments, role: "user" as const, source: "web" };
-  return answerAccepted(c, await roomStub(c.env, threadId).accept(callerOf(c, threadId), input));
+/** Hands the message to its thread's object, which checks and stores it before answering: no D1 on the way. */
+async function post(c: Context<AppEnv>, threadId: string, body: PostInput) {
+  return answerAccepted(c, await roomStub(c.env, threadId).post(callerOf(c, threadId), body));
 }
 
 /** Routes that reach a thread's object: messages in, stop, the socket, prewarm. */
 export const chatRoutes = new Hono<AppEnv>()
   .post("/threads/:id/messages", jsonBody("POST /api/threads/:id/messages", postBody), async (c) => post(c, c.req.param("id"), c.req.valid("json")))
   .post("/chat", jsonBody("POST /api/chat", chatBody), async (c) => {
-    const body = c.req.valid("json");
-    return post(c, body.threadId, body);
+    const { threadId, ...body } = c.req.valid("json");
+    return post(c, threadId, body);
   })
   .post("/threads/:id/messages/:messageId/edit", jsonBody("POST /api/threads/:id/messages/:messageId/edit", postBody), async (c) => {
-    const body = withinAttachmentLimit(c.req.valid("json"));
+    const body = c.req.valid("json");
     return answerAccepted(c, await roomStub(c.env, c.req.param("id")).edit(callerOf(c), c.req.param("messageId"), { ...body, source: "web" }));
   })
   .post("/threads/:id/messages/:messageId/regenerate", jsonBody("POST /api/threads/:id/messages/:messageId/regenerate", regenerateBody), async (c) => {

@@ -1,11 +1,12 @@
-// Per-user limits on what costs money or storage: posts (messages, edits, regenerations) and new
-// threads, per minute, with Cloudflare's rate-limiting binding (wrangler.toml's [[ratelimits]]). The
-// check comes before the request reaches the thread's object, so a refused request stores nothing.
+// The per-user limit on new threads, per minute, with Cloudflare's rate-limiting binding
+// (wrangler.toml's [[ratelimits]]), checked before the thread's object is made. Posts (messages,
+// edits, regenerations, send frames) are limited by the thread's object, on the path that both POST
+// and the socket take (thread/intake.ts).
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
-type Limiter = "POST_LIMITER" | "THREAD_LIMITER";
+type Limiter = "THREAD_LIMITER";
 
 /** The binding's window: a refused caller may try again once it has passed. */
 const PERIOD_SEC = 60;

@@ -43,6 +43,8 @@ export interface InvokeRequest {
   tools: ModelTool[];
   runTool(name: string, input: unknown, toolUseId: string): Promise<ToolOutcome>;
   onEvent(e: StreamEvent): void;
+  /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
+  onContentEnd?(): void;
   signal: AbortSignal;
 }
 
@@ -182,6 +184,7 @@ export class Invoker {
     };
     const onBlock = (e: ReadEvent) => {
       if (e.type === "compaction") req.onCompaction?.();
+      else if (e.type === "content_end") req.onContentEnd?.();
       else if (e.type === "cited") onEvent({ type: "citations", at: -1, citations: e.citations }); // `at` is the invoker's to set
       else onEvent(e);
     };

@@ -17,8 +17,11 @@ type Block =
   // A server tool's result (web search, web fetch) or a block this reader does not know: kept as sent.
   | { type: "verbatim"; raw: Record<string, unknown> };
 
-/** What the reader tells as it goes: client events, and markers the invoker acts on. */
-export type ReadEvent = StreamEvent | { type: "compaction" } | { type: "cited"; citations: Citation[] };
+/**
+ * What the reader tells as it goes: client events, and markers the invoker acts on (`content_end`:
+ * the response's content is whole, its stop reason follows).
+ */
+export type ReadEvent = StreamEvent | { type: "compaction" } | { type: "cited"; citations: Citation[] } | { type: "content_end" };
 
 export interface StreamedMessage {
   content: ApiContent[];
@@ -68,7 +71,8 @@ class Reader {
       case "content_block_stop":
         return this.blockStop(this.blocks[ev.index]);
       case "message_delta":
-        return this.messageDelta(ev);
+        this.messageDelta(ev);
+        return this.onEvent({ type: "content_end" });
       case "message_stop":
         this.stopped = true;
     }
@@ -124,7 +128,7 @@ class Reader {
         if (block.citations?.length) this.onEvent({ type: "cited", citations: block.citations.map(citationOf) });
         return;
       case "compaction":
-        return this.onEvent({ type: "compaction" });
+        this.onEvent({ type: "compaction" });
     }
   }
 

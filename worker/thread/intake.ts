@@ -1,11 +1,12 @@
 // What comes into a thread: posted messages, edits and regenerations (new branches of the exchange
 // tree), and switches between branches. Every input is stored, queued and broadcast in one
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
-import { MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
+import { MAX_ATTACHMENTS_PER_MESSAGE, MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
 import type { Config } from "../env";
 import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
 import type { Mirror } from "./mirror";
+import type { PostInput } from "./post-input";
 import { ok, refuse, type RoomReply } from "./room-reply";
 import type { RunQueue } from "./run-queue";
 import type { SpendGuard } from "./spend";
@@ -39,12 +40,39 @@ interface IntakeDeps {
   spend: SpendGuard;
   mirror: Mirror;
   config: Config;
+  /** The per-user limit on a person's posts (the binding POST_LIMITER; tests swap in a tight one). */
+  limits: { posts?: RateLimit };
   waitUntil(p: Promise<unknown>): void;
 }
 
+/** The rate limit's window: a refused person may post again once it has passed. */
+const LIMIT_PERIOD_SEC = 60;
 
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
+
+  /**
+   * A person's message, from POST messages (and /api/chat) or the socket's `send` frame: one path, so
+   * the two cannot drift. The person's checks, then stored and queued.
+   */
+  async post(t: ThreadRecord, userId: string, input: PostInput, requestId?: string): Promise<Accepted> {
+    return (await this.personChecks(t, userId, input)) || this.accept(t, { ...input, role: "user", source: "web", requestId });
+  }
+
+  /**
+   * What a person's input passes before it is stored, in order: the attachments' count, the per-user
+   * rate limit, the spend cap. A clientMessageId seen before passes: its answer is the first message.
+   */
+  async personChecks(t: ThreadRecord, userId: string, input: Pick<PostInput, "clientMessageId" | "attachments">): Promise<RoomReply<never> | null> {
+    if (input.clientMessageId && this.deps.store.messages.byClientId(input.clientMessageId)) return null;
+    const count = input.attachments?.length ?? 0;
+    if (count > MAX_ATTACHMENTS_PER_MESSAGE) return refuse("too_large", `A message takes at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments; this one has ${count}`);
+    const limiter = this.deps.limits.posts;
+    if (limiter && !(await limiter.limit({ key: userId })).success) {
+      return refuse("rate_limited", "Too many messages in a minute; try again shortly", LIMIT_PERIOD_SEC);
+    }
+    return this.overCap(t);
+  }
 
   /** The owner's daily spend cap, for an input that would start a run (a repeated one is answered as before). */
   async overCap(t: ThreadRecord, clientMessageId?: string): Promise<RoomReply<never> | null> {

@@ -54,6 +54,7 @@ export async function callModel(
         runTool: (name, input, toolUseId) =>
           deps.plugins.runTool(name, input, { threadId: run.threadId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
         onEvent: (e) => rec.stream(e),
+        onContentEnd: () => rec.flush(),
         signal,
         thinking,
         maxTokens,

@@ -11,6 +11,7 @@ export type RoomApi = Pick<
   | "exportBranch"
   | "addFile"
   | "file"
+  | "post"
   | "accept"
   | "edit"
   | "regenerate"

@@ -23,6 +23,7 @@ import { FileBlocks } from "./file-blocks";
 import { Intake, type Accepted, type AcceptInput } from "./intake";
 import { LegacyImport } from "./legacy-import";
 import { Mirror } from "./mirror";
+import type { PostInput } from "./post-input";
 import { ModelView } from "./model-view";
 import { modelPort, pluginContextFor } from "./plugin-context";
 import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
@@ -42,6 +43,8 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly d1Usage: D1Usage = newUsage();
   /** Tests: `down` makes every D1 round trip of this object fail; `delayMs` slows each. */
   readonly d1Faults = { down: false, delayMs: 0 };
+  /** The per-user limit on posts (tests swap in a tight binding). */
+  readonly limits: { posts?: RateLimit };
   private readonly db: Db;
   private readonly mirror: Mirror;
   private readonly stepZero: StepZero;
@@ -59,6 +62,7 @@ export class ThreadRoom extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const config = configOf(env);
+    this.limits = { posts: env.POST_LIMITER };
     const logger = consoleLogger("room");
     this.store = new RoomStore(ctx.storage);
     this.writer = new ThreadWriter(this.store, new MonotonicClock());
@@ -78,7 +82,8 @@ export class ThreadRoom extends DurableObject<Env> {
     const runParts = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config };
     const afterRun = () => this.afterRun();
     this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun, waitUntil: (p) => ctx.waitUntil(p) });
-    this.intake = new Intake({ store, writer, events, spend, queue: this.queue, mirror: this.mirror, config, waitUntil: (p) => ctx.waitUntil(p) });
+    const { limits, mirror } = this;
+    this.intake = new Intake({ store, writer, events, spend, queue: this.queue, mirror, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);
     const model = modelPort(env, config, invoker);
     // The plugins come first (the broadcaster tells them every frame) and register last: what they are
@@ -151,7 +156,15 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
-  /** Stores a message, queues its run, and answers at once; the same clientMessageId answers the first. */
+  /**
+   * A person's message (POST messages, /api/chat; the socket's send frame takes the same path): their
+   * checks, then stored and queued, answered at once; the same clientMessageId answers the first.
+   */
+  post(who: Caller, input: PostInput): Promise<Accepted> {
+    return this.withThread(who, (t) => this.intake.post(t, who.userId, input, who.requestId));
+  }
+
+  /** A message from another thread's object or a plugin: stored and queued (the spend cap if it runs). */
   accept(who: Caller, input: AcceptInput): Promise<Accepted> {
     return this.withThread(who, async (t) => {
       const overCap = input.run !== false && (await this.intake.overCap(t, input.clientMessageId));
@@ -161,11 +174,11 @@ export class ThreadRoom extends DurableObject<Env> {
 
   /** A new version of a user message, on a branch of its own that becomes current. */
   edit(who: Caller, messageId: string, input: AcceptInput): Promise<Accepted> {
-    return this.withThread(who, async (t) => (await this.intake.overCap(t, input.clientMessageId)) || this.intake.edit(t, messageId, { ...input, requestId: who.requestId }));
+    return this.withThread(who, async (t) => (await this.intake.personChecks(t, who.userId, input)) || this.intake.edit(t, messageId, { ...input, requestId: who.requestId }));
   }
 
   regenerate(who: Caller, messageId: string, clientMessageId?: string): Promise<Accepted> {
-    return this.withThread(who, async (t) => (await this.intake.overCap(t, clientMessageId)) || this.intake.regenerate(t, messageId, clientMessageId, who.requestId));
+    return this.withThread(who, async (t) => (await this.intake.personChecks(t, who.userId, { clientMessageId })) || this.intake.regenerate(t, messageId, clientMessageId, who.requestId));
   }
 
   /** Switches to the branch that holds a user message. */
@@ -250,7 +263,13 @@ export class ThreadRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    if (this.sockets.onMessage(ws, raw) === "stop") this.queue.stop();
+    const frame = this.sockets.onMessage(ws, raw);
+    if (frame?.type === "stop") this.queue.stop();
+    else if (frame?.type === "send") {
+      const { type: _, ...input } = frame;
+      const who = { threadId: this.store.thread.get()?.id ?? "", userId: this.sockets.userOf(ws) };
+      this.sockets.answerSend(ws, frame.clientMessageId, await this.post(who, input));
+    }
   }
 
   async webSocketClose(ws: WebSocket): Promise<void> {

@@ -44,6 +44,11 @@ export class RunRecorder {
     }
   }
 
+  /** The upstream said its last: the buffered delta goes out now, not at the coalescer's next tick. */
+  flush(): void {
+    this.coalescer.flush();
+  }
+
   /**
    * The buffered delta is out, and every plugin has heard every stream event and step so far:
    * onAfterInvoke and onPipelineComplete may follow (the activity plugin saves its rows in the

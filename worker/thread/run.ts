@@ -58,6 +58,9 @@ export class Run extends RunEnding {
       onModelRequest?.();
       const result = await callModel(this.parts, run, this.message!, prompt, rec, signal);
       await rec.drained();
+      // A frame leaves once the writes before it are durable (the output gate): the turn ends here,
+      // so the last delta's commit is its own, ahead of the run's end writes.
+      await nextTurn();
       // Step 5: plugins hear the result; they cannot change it.
       await plugins.notify("onAfterInvoke", result, run);
       const tokens = result.usage.inputTokens + result.usage.outputTokens;
@@ -170,6 +173,8 @@ export class Run extends RunEnding {
   }
 
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const isPrompt = (v: unknown): v is StructuredPrompt =>
   typeof (v as StructuredPrompt)?.system === "string" && typeof (v as StructuredPrompt)?.prompt === "string";

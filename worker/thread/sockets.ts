@@ -1,7 +1,8 @@
 // The thread's hibernatable WebSockets: connect (ready, replay, then live), the frames clients send,
 // and close. Per-socket state lives in the socket's attachment, never in memory only.
-import { CREDENTIAL_EXPIRED } from "../../protocol";
+import { CREDENTIAL_EXPIRED, type ClientFrame } from "../../protocol";
 import type { Broadcaster } from "./broadcaster";
+import type { Accepted } from "./intake";
 import type { RunQueue } from "./run-queue";
 import { frameFor, parseClientFrame } from "./socket-frames";
 import type { RoomStore } from "./store";
@@ -59,12 +60,32 @@ export class SocketHub {
     for (const frame of this.store.replay.since(since)) ws.send(frame);
   }
 
-  /** Answers a ping, reports a bad frame; a stop frame is the caller's to carry out. */
-  onMessage(ws: WebSocket, raw: string | ArrayBuffer): "stop" | null {
+  /** Answers a ping, reports a bad frame; a stop or send frame is the caller's to carry out. */
+  onMessage(ws: WebSocket, raw: string | ArrayBuffer): Exclude<ClientFrame, { type: "ping" }> | null {
     const frame = parseClientFrame(raw);
     if (frame.type === "ping") ws.send(frameFor("pong", {}));
-    else if (frame.type === "invalid") ws.send(frameFor("error", { code: "invalid_frame", message: frame.error }));
-    return frame.type === "stop" ? "stop" : null;
+    else if (frame.type === "invalid") {
+      const { code, error: message, clientMessageId } = frame;
+      ws.send(frameFor("error", { code, message, ...(clientMessageId ? { clientMessageId } : {}) }));
+    } else return frame;
+    return null;
+  }
+
+  /** The user this socket was opened for. */
+  userOf(ws: WebSocket): string {
+    return (ws.deserializeAttachment() as SocketAttachment | null)?.userId ?? "";
+  }
+
+  /** A send frame's answer, on its socket only: `accepted`, or `error` with the code POST would answer. */
+  answerSend(ws: WebSocket, clientMessageId: string, reply: Accepted): void {
+    const frame = reply.ok
+      ? frameFor("accepted", { clientMessageId, ...reply.value })
+      : frameFor("error", { code: reply.error.code, message: reply.error.message, clientMessageId, ...(reply.error.retryAfterSec !== undefined ? { retryAfter: reply.error.retryAfterSec } : {}) });
+    try {
+      ws.send(frame);
+    } catch {
+      // The socket closed meanwhile: its client retries by POST with the same clientMessageId.
+    }
   }
 
   onClose(ws: WebSocket): void {
