@@ -35,6 +35,10 @@ export interface Env {
   THINKING?: string;
   RUN_TIMEOUT_MS?: string;
   MAX_QUEUED_MESSAGES?: string;
+  /** Runs in a row a thread makes on news (its tasks' results) without a message from its user. */
+  MAX_AUTO_RUNS?: string;
+  /** Tasks each user may delegate per UTC day. */
+  USER_TASKS_PER_DAY?: string;
   RETRY_MAX_ATTEMPTS?: string;
   RETRY_BASE_MS?: string;
   MAX_TOOL_TURNS?: string;
@@ -61,6 +65,8 @@ export interface Config {
   thinking: string;
   runTimeoutMs: number;
   maxQueuedMessages: number;
+  maxAutoRuns: number;
+  userTasksPerDay: number;
   retryAttempts: number;
   retryBaseMs: number;
   maxToolTurns: number;
@@ -98,6 +104,8 @@ export function configOf(env: Env): Config {
       thinking: (env.THINKING ?? "adaptive").trim().toLowerCase(),
       runTimeoutMs: numberVar(env.RUN_TIMEOUT_MS, 300_000),
       maxQueuedMessages: numberVar(env.MAX_QUEUED_MESSAGES, 20),
+      maxAutoRuns: numberVar(env.MAX_AUTO_RUNS, 5),
+      userTasksPerDay: numberVar(env.USER_TASKS_PER_DAY, 100),
       retryAttempts: numberVar(env.RETRY_MAX_ATTEMPTS, 4),
       retryBaseMs: numberVar(env.RETRY_BASE_MS, 500),
       maxToolTurns: numberVar(env.MAX_TOOL_TURNS, 8),

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { UsageLimits } from "../../protocol";
 import { database } from "../db/client";
 import { configOf } from "../env";
-import { utcDayStart } from "../thread/spend";
+import { utcDayStart } from "../lib/time";
 import { agentRuns, threads } from "../db/schema";
 import { toRun } from "../db/shapes";
 import type { AppEnv } from "./app-env";

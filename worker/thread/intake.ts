@@ -84,7 +84,19 @@ export class Intake {
   /** A message after the thread's head (a post, a notification, a task's iteration). */
   accept(t: ThreadRecord, input: AcceptInput): Accepted {
     // The head as stored now: `t` may have been read before an await, and another post moved it since.
-    return this.admit(t, input, () => this.deps.store.thread.get()?.headId ?? t.headId);
+    const head = () => this.deps.store.thread.get()?.headId ?? t.headId;
+    return this.admit(t, this.reactsToNews(input, head()) ? input : { ...input, run: false }, head);
+  }
+
+  /**
+   * Whether news (a system message that would run: a task's result) may still start a run: a thread
+   * reacts to news at most MAX_AUTO_RUNS times in a row without a message from its user, so tasks
+   * that delegate again on each result cannot loop for ever. Past it the news is kept, without a run.
+   */
+  private reactsToNews(input: AcceptInput, head: string | null): boolean {
+    if (input.role !== "system" || input.run === false) return true;
+    const max = this.deps.config.maxAutoRuns;
+    return this.deps.store.messages.systemInputsInARow(head, max) < max;
   }
 
   /** A new version of user message `messageId`: same parent, so a sibling; it becomes the head. */

@@ -9,13 +9,13 @@ import type { Db } from "../db/client";
 import { agentRuns } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
+import { DAY_MS, utcDayStart } from "../lib/time";
 import type { RoomError } from "./room-reply";
 import { scalarOf, statementOf, type BatchRead } from "../db/batch";
 import type { CacheStore } from "./store/cache";
 
 const KEY = "spend";
 const NEAR = 0.8;
-const DAY_MS = 86_400_000;
 
 interface Held {
   ownerId: string;
@@ -24,7 +24,6 @@ interface Held {
   fetchedAt: number;
 }
 
-export const utcDayStart = (now: number) => now - (now % DAY_MS);
 
 export class SpendGuard {
   private held: Held | null = null;

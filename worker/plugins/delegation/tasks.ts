@@ -1,14 +1,16 @@
 // Tasks as the delegation plugin keeps them: created in the parent's object, iterated in the child's,
 // reported back to the parent. D1's tasks table is the record across threads; every transition goes
 // through here, always in one of the two threads' objects.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Task } from "../../../protocol";
 import { tasks, type TaskRow } from "../../db/schema";
 import { toTask } from "../../db/shapes";
+import { configOf } from "../../env";
 import { newId } from "../../lib/ids";
+import { utcDayStart } from "../../lib/time";
 import type { PluginContext } from "../contract";
 
-export type TaskPorts = Pick<PluginContext, "db" | "broadcast" | "sendToThread" | "createThread" | "thread" | "model">;
+export type TaskPorts = Pick<PluginContext, "env" | "db" | "broadcast" | "sendToThread" | "createThread" | "thread" | "model">;
 
 export interface Limits {
   maxIterations: number;
@@ -73,6 +75,12 @@ export async function delegate(
   if (active >= limits.maxConcurrentTasks) {
     return { ok: false, reason: `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` };
   }
+  const perDay = configOf(ports.env).userTasksPerDay;
+  const [{ today }] = await ports.db
+    .select({ today: sql<number>`count(*)` })
+    .from(tasks)
+    .where(and(eq(tasks.ownerId, from.ownerId), gte(tasks.createdAt, utcDayStart(Date.now()))));
+  if (today >= perDay) return { ok: false, reason: `Daily task limit reached (${perDay} a day); it resets at 00:00 UTC` };
   const model = req.model ?? from.model;
   if (req.model !== undefined && !(await ports.model.offers(req.model))) {
     return { ok: false, reason: `Unknown model ${JSON.stringify(req.model.slice(0, 100))}: a task may use only the deployment's models` };

@@ -60,6 +60,25 @@ export class MessageStore {
     return row ? this.fromRow(row) : null;
   }
 
+  /**
+   * How many of the input messages that end at `id` (itself included) are system messages in a row
+   * (news a run reacts to, not a person's or a task's prompt); counted up to `limit`.
+   */
+  systemInputsInARow(id: string | null, limit: number): number {
+    if (!id) return 0;
+    const rows = this.sql
+      .exec<{ role: string }>(
+        `WITH RECURSIVE up(id, depth) AS (
+          SELECT id, 0 FROM messages WHERE id = ?
+          UNION ALL SELECT m.parent_id, up.depth + 1 FROM messages m JOIN up ON m.id = up.id WHERE m.parent_id IS NOT NULL AND up.depth < ?
+        ) SELECT m.role FROM messages m JOIN up ON m.id = up.id ORDER BY up.depth`,
+        id, limit,
+      )
+      .toArray();
+    const run = rows.findIndex((r) => r.role !== "system");
+    return run < 0 ? rows.length : run;
+  }
+
   /** The input messages from the root to `id` (itself included), oldest first. */
   path(id: string | null): MessageRecord[] {
     if (!id) return [];
