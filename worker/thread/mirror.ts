@@ -2,10 +2,17 @@
 // idempotent upserts, retried by the alarm with backoff while D1 is away. D1 lags the object by at
 // most one flush; nothing is lost while it is down, and nothing on a run's way waits for it.
 import type { BatchRead } from "../db/batch";
+import type { D1Usage } from "../db/client";
 import { mirrorStatements, type MirrorRows } from "../db/mirror";
 import type { Logger } from "../lib/logger";
 import type { Alarms } from "./alarms";
 import type { Outbox, OutboxEntry } from "./store/outbox";
+
+/** What a run's mirror flush wrote, and its D1 round trips. */
+export interface Mirrored {
+  rows: number;
+  d1RoundTrips: number;
+}
 
 const RETRY_BASE_MS = 1_000;
 const RETRY_MAX_MS = 5 * 60_000;
@@ -19,6 +26,7 @@ export class Mirror {
   constructor(
     private readonly outbox: Outbox,
     private readonly d1: D1Database,
+    private readonly usage: D1Usage,
     private readonly alarms: Alarms,
     private readonly logger: Logger,
   ) {}
@@ -47,6 +55,13 @@ export class Mirror {
   }
 
   private pendingReads: BatchRead | null = null;
+
+  /** The flush after a run (with the reads that ride along): what it wrote, and its D1 round trips. */
+  async afterRun(reads: BatchRead | null): Promise<Mirrored> {
+    const before = this.usage.roundTrips;
+    const rows = await this.flush(reads);
+    return { rows, d1RoundTrips: this.usage.roundTrips - before };
+  }
 
   /** The alarm's turn: retries a failed flush once its backoff has passed. */
   async onAlarm(now = Date.now()): Promise<void> {

@@ -1,10 +1,9 @@
 // ThreadRoom: one Durable Object per thread, its primary store and single writer. Lifecycle:
-//   constructor  builds the parts, each from those before it; then onStart
-//   onStart      open the store, send end events a restart held back, wake the queue
-//   RPC          create, get, patch, messages, accept, stop, prewarm, ... each for a caller it checks
-//   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events
-//   onMessage    (webSocketMessage) ping / stop frames
-//   onClose      (webSocketClose)
+//   constructor  builds the parts, each from those before it; then onStart sends the end events a
+//                restart held back and wakes the queue
+//   RPC          create, get, post, accept, stop, prewarm, ... each for a caller it checks
+//   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events; its frames
+//                (webSocketMessage): ping, stop, send
 //   onAlarm      (alarm) the run queue's watchdog, the mirror's retries, sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
 import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
@@ -22,12 +21,12 @@ import { Calibration } from "./context-window";
 import { FileBlocks } from "./file-blocks";
 import { Intake, type Accepted, type AcceptInput } from "./intake";
 import { LegacyImport } from "./legacy-import";
-import { Mirror } from "./mirror";
+import { Mirror, type Mirrored } from "./mirror";
 import type { PostInput } from "./post-input";
 import { ModelView } from "./model-view";
 import { modelPort, pluginContextFor } from "./plugin-context";
 import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
-import { RunQueue, type Mirrored } from "./run-queue";
+import { RunQueue } from "./run-queue";
 import { SocketHub } from "./sockets";
 import { SpendGuard } from "./spend";
 import { StepZero } from "./step-zero";
@@ -68,7 +67,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.writer = new ThreadWriter(this.store, new MonotonicClock());
     this.alarms = new Alarms(ctx.storage);
     this.db = database(env, this.d1Usage, this.d1Faults);
-    this.mirror = new Mirror(this.store.outbox, this.db.$client, this.alarms, logger);
+    this.mirror = new Mirror(this.store.outbox, this.db.$client, this.d1Usage, this.alarms, logger);
     this.stepZero = new StepZero(this.store.cache, this.db, config, logger);
     this.spend = new SpendGuard(this.store.cache, this.db, config, logger);
     this.view = new ModelView(this.store);
@@ -76,19 +75,15 @@ export class ThreadRoom extends DurableObject<Env> {
     const invoker = createInvoker(env, config);
     this.plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
     this.events = new Broadcaster(this.store, ctx, this.plugins);
-    const calibration = new Calibration(this.store.cache);
-    const files = new FileBlocks(env.FILES, this.store.files);
-    const { store, writer, events, plugins, view, stepZero, spend } = this;
-    const runParts = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config };
-    const afterRun = () => this.afterRun();
-    this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun, waitUntil: (p) => ctx.waitUntil(p) });
-    const { limits, mirror } = this;
+    const { store, writer, events, plugins, view, stepZero, spend, limits, mirror } = this;
+    const calibration = new Calibration(store.cache);
+    const runParts = { store, writer, events, plugins, invoker, view, calibration, files: new FileBlocks(env.FILES, store.files), stepZero, spend, logger, config };
+    this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun: () => this.afterRun(), waitUntil: (p) => ctx.waitUntil(p) });
     this.intake = new Intake({ store, writer, events, spend, queue: this.queue, mirror, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);
-    const model = modelPort(env, config, invoker);
     // The plugins come first (the broadcaster tells them every frame) and register last: what they are
     // lent includes the intake, through which they post into their own thread.
-    const lent = { env, ctx, model, db: this.db, store, writer, events, stepZero, intake: this.intake };
+    const lent = { env, ctx, model: modelPort(env, config, invoker), db: this.db, store, writer, events, stepZero, intake: this.intake };
     this.plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
@@ -125,8 +120,7 @@ export class ThreadRoom extends DurableObject<Env> {
 
   messages(who: Caller, q: ListQuery): Promise<RoomReply<{ messages: Message[]; lastSeq: number }>> {
     return this.withThread(who, (t) => {
-      // The cursor is taken before the rows: whatever happens after is replayed, not missed. During a
-      // run it is the seq just before the run, so a reload mid-stream gets the whole reply so far.
+      // The cursor comes before the rows, and during a run before the run: a reload misses nothing.
       const lastSeq = this.sockets.replayCursor();
       const messages = this.store.messages.listBranch(t.headId, q);
       return messages ? ok({ messages, lastSeq }) : refuse("not_found", "No such message to page before");
@@ -203,10 +197,7 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
-  /**
-   * A task was cancelled: plugins end it first (so its run, once stopped, finds it ended and does not
-   * iterate again), then its waiting iterations go and its running one is stopped.
-   */
+  /** A task was cancelled: plugins end it first (so its stopped run does not iterate again), then its runs go. */
   cancelTask(who: Caller, taskId: string): Promise<RoomReply<null>> {
     return this.withThread(who, async () => {
       await this.plugins.notify("onTaskCancel", taskId);
@@ -263,13 +254,7 @@ export class ThreadRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const frame = this.sockets.onMessage(ws, raw);
-    if (frame?.type === "stop") this.queue.stop();
-    else if (frame?.type === "send") {
-      const { type: _, ...input } = frame;
-      const who = { threadId: this.store.thread.get()?.id ?? "", userId: this.sockets.userOf(ws) };
-      this.sockets.answerSend(ws, frame.clientMessageId, await this.post(who, input));
-    }
+    await this.sockets.onMessage(ws, raw, { stop: () => this.queue.stop(), post: (who, input) => this.post(who, input) });
   }
 
   async webSocketClose(ws: WebSocket): Promise<void> {
@@ -307,9 +292,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private afterRun(): Promise<Mirrored> {
     const owner = this.store.thread.get()?.ownerId;
     if (!owner || this.closing) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
-    const before = this.d1Usage.roundTrips;
-    const reads = combineReads(this.stepZero.revalidation(owner), this.spend.revalidation(owner));
-    const flushed = this.mirror.flush(reads).then((rows) => ({ rows, d1RoundTrips: this.d1Usage.roundTrips - before }));
+    const flushed = this.mirror.afterRun(combineReads(this.stepZero.revalidation(owner), this.spend.revalidation(owner)));
     this.ctx.waitUntil(flushed);
     return flushed;
   }

@@ -6,6 +6,7 @@ import type { D1Usage } from "../db/client";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
 import { newId } from "../lib/ids";
 import type { Alarms } from "./alarms";
+import type { Mirrored } from "./mirror";
 import { Run } from "./run";
 import type { RunParts } from "./run-parts";
 import type { InboxItem, ThreadRecord } from "./store";
@@ -16,12 +17,6 @@ const HEARTBEAT_MS = 30_000;
  * a message sent right after an answer (a follow-up, the next one queued) reaches the model first.
  */
 const HOUSEKEEPING_DELAY_MS = 50;
-
-/** What a run's mirror flush wrote, and its D1 round trips. */
-export interface Mirrored {
-  rows: number;
-  d1RoundTrips: number;
-}
 
 export interface QueueParts {
   alarms: Alarms;

@@ -1,8 +1,10 @@
 // The thread's hibernatable WebSockets: connect (ready, replay, then live), the frames clients send,
 // and close. Per-socket state lives in the socket's attachment, never in memory only.
-import { CREDENTIAL_EXPIRED, type ClientFrame } from "../../protocol";
+import { CREDENTIAL_EXPIRED } from "../../protocol";
 import type { Broadcaster } from "./broadcaster";
 import type { Accepted } from "./intake";
+import type { PostInput } from "./post-input";
+import type { Caller } from "./room-reply";
 import type { RunQueue } from "./run-queue";
 import { frameFor, parseClientFrame } from "./socket-frames";
 import type { RoomStore } from "./store";
@@ -12,6 +14,12 @@ export interface SocketAttachment {
   connectedAt: number;
   /** When the credential it was opened with stops being valid (null: never); it closes then. */
   expiresAt: number | null;
+}
+
+/** What the object does for a client's frames. */
+export interface FrameActions {
+  stop(): void;
+  post(who: Caller, input: PostInput): Promise<Accepted>;
 }
 
 export class SocketHub {
@@ -60,24 +68,26 @@ export class SocketHub {
     for (const frame of this.store.replay.since(since)) ws.send(frame);
   }
 
-  /** Answers a ping, reports a bad frame; a stop or send frame is the caller's to carry out. */
-  onMessage(ws: WebSocket, raw: string | ArrayBuffer): Exclude<ClientFrame, { type: "ping" }> | null {
+  /**
+   * A client's frame: a ping is answered, a bad frame reported, a stop carried out; a send is posted
+   * as the socket's user and answered on this socket only.
+   */
+  async onMessage(ws: WebSocket, raw: string | ArrayBuffer, room: FrameActions): Promise<void> {
     const frame = parseClientFrame(raw);
     if (frame.type === "ping") ws.send(frameFor("pong", {}));
+    else if (frame.type === "stop") room.stop();
     else if (frame.type === "invalid") {
       const { code, error: message, clientMessageId } = frame;
       ws.send(frameFor("error", { code, message, ...(clientMessageId ? { clientMessageId } : {}) }));
-    } else return frame;
-    return null;
+    } else {
+      const { type: _, ...input } = frame;
+      const userId = (ws.deserializeAttachment() as SocketAttachment | null)?.userId ?? "";
+      this.answerSend(ws, frame.clientMessageId, await room.post({ threadId: this.store.thread.get()?.id ?? "", userId }, input));
+    }
   }
 
-  /** The user this socket was opened for. */
-  userOf(ws: WebSocket): string {
-    return (ws.deserializeAttachment() as SocketAttachment | null)?.userId ?? "";
-  }
-
-  /** A send frame's answer, on its socket only: `accepted`, or `error` with the code POST would answer. */
-  answerSend(ws: WebSocket, clientMessageId: string, reply: Accepted): void {
+  /** A send frame's answer: `accepted`, or `error` with the code POST would answer. */
+  private answerSend(ws: WebSocket, clientMessageId: string, reply: Accepted): void {
     const frame = reply.ok
       ? frameFor("accepted", { clientMessageId, ...reply.value })
       : frameFor("error", { code: reply.error.code, message: reply.error.message, clientMessageId, ...(reply.error.retryAfterSec !== undefined ? { retryAfter: reply.error.retryAfterSec } : {}) });
