@@ -35,6 +35,7 @@ async function measure(upstream, vars, { withFanout }) {
     const rows = [
       ["a request that does nothing, round trip (ms)", stats(await floor(app.base, opts.runs))],
       ["POST → upstream request (ms)", stats(lat.overhead)],
+      ["socket send → upstream request (ms)", stats(lat.socketOverhead)],
       ["upstream delta → socket delta, every token (ms)", stats(lat.tokenLatency)],
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],
       ["upstream delta → socket delta, last token (ms)", stats(lat.lastToken)],
@@ -55,7 +56,10 @@ async function measure(upstream, vars, { withFanout }) {
       }
       notes.push(`fan-out delivery: ${order.join("; ")}`);
     }
-    const many = await manyThreads(app.base, upstream, 50, opts);
+    // Fresh threads for each path, and a pause between: neither finds objects the other woke or busy.
+    const manyPosts = await manyThreads(app.base, upstream, 50, opts, "post");
+    await sleep(500);
+    const manySends = await manyThreads(app.base, upstream, 50, opts, "socket");
     await sleep(500); // runs log a moment after they end
     const warm = d1PerRun(app.logs, lat.runIds);
     const coldD1 = d1PerRun(app.logs, cold);
@@ -63,7 +67,10 @@ async function measure(upstream, vars, { withFanout }) {
       ["D1 round trips before the model request (warm thread)", stats(warm.map((r) => r.beforeModel))],
       ["D1 round trips before the model request (cold object)", stats(coldD1.map((r) => r.beforeModel))],
       ["D1 round trips per run", stats(warm.map((r) => r.total))],
-      ["50 threads at once: wall ms, errors", { median: many.wall, p95: many.errors, n: 50, pair: true }],
+      ["50 threads at once, by POST: wall ms, errors", { median: manyPosts.wall, p95: manyPosts.errors, n: 50, pair: true }],
+      ["50 threads at once, by socket: wall ms, errors", { median: manySends.wall, p95: manySends.errors, n: 50, pair: true }],
+      ["50 threads at once: POST → upstream request (ms)", stats(manyPosts.toUpstream)],
+      ["50 threads at once: socket send → upstream request (ms)", stats(manySends.toUpstream)],
     );
     return { rows, notes };
   } finally {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // npm run soak: many threads at once under `wrangler dev`, with what goes wrong in real life: posts
-// sent twice with the same clientMessageId, sockets cut and reconnected with ?since=, and the whole
-// runtime killed and started again while runs are streaming. Then it counts: every message stored
-// once, every run ended once, and every socket saw every seq exactly once.
+// sent twice with the same clientMessageId, sockets cut and reconnected with ?since=, sockets cut
+// between a send frame and its answer, and the whole runtime killed and started again while runs are
+// streaming. Then it counts: every message stored once, every run ended once, and every socket saw
+// every seq exactly once.
 //
 //   npm run soak -- [--threads 12] [--messages 8]
 import WebSocket from "ws";
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { sleep, startApp } from "./bench/app.mjs";
+import { sendOverSocket } from "./bench/clients.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -81,6 +83,28 @@ async function post(app, threadId, content, clientMessageId) {
   }
 }
 
+let cutBeforeAnswer = 0, storedBeforeCut = 0;
+
+/**
+ * A message over the client's socket, as the web app sends it: on anything but `accepted` (the socket
+ * closed before the answer, an error frame) it goes again by POST with the same clientMessageId.
+ * `cut`: the socket is cut on purpose a moment after the frame left, most often before its answer.
+ */
+async function sendBySocket(client, content, clientMessageId, { cut }) {
+  let sent = false;
+  const onSent = () => {
+    sent = true;
+    if (cut) setTimeout(() => client.cut(), Math.random() * 5);
+  };
+  const answer = await sendOverSocket(client.ws, { content, clientMessageId }, { onSent });
+  if (answer.event === "accepted") return;
+  const status = await post(client.app, client.threadId, content, clientMessageId);
+  if (answer.event === "closed" && sent) {
+    cutBeforeAnswer++;
+    if (status === 200) storedBeforeCut++; // the frame had been taken; only its `accepted` was lost
+  }
+}
+
 const upstream = await startFakeUpstream({ port: 0, defaultTokens: 30, tokenDelayMs: 4 });
 let app = await startApp(upstream.url);
 const threads = [];
@@ -100,8 +124,14 @@ await Promise.all(
     for (let i = 0; i < MESSAGES; i++) {
       const cid = `soak-${t}-${i}`;
       sent.get(threadId).push(cid);
-      const twice = Math.random() < 0.25;
-      await Promise.all([post(app, threadId, `message ${i} of thread ${t}`, cid), ...(twice ? [post(app, threadId, `message ${i} of thread ${t}`, cid)] : [])]);
+      const content = `message ${i} of thread ${t}`;
+      // Half the messages go over the socket, a third of those cut on purpose after the frame (those
+      // are not also sent twice, so a retry's 200 tells that the frame had been stored).
+      const bySocket = (i + t) % 2 === 1;
+      const cut = bySocket && Math.random() < 1 / 3;
+      const twice = !cut && Math.random() < 0.25;
+      const first = bySocket ? sendBySocket(client, content, cid, { cut }) : post(app, threadId, content, cid);
+      await Promise.all([first, ...(twice ? [post(app, threadId, content, cid)] : [])]);
       if (Math.random() < 0.3) client.cut();
       if (!restarted && t === 0 && i === Math.floor(MESSAGES / 2)) {
         restarted = true;
@@ -156,7 +186,7 @@ for (const c of clients) c.ws.terminate();
 app.stop();
 await upstream.close();
 
-console.log(`soak: ${THREADS} threads × ${MESSAGES} messages, a quarter sent twice, sockets cut at random, one restart mid-stream, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+console.log(`soak: ${THREADS} threads × ${MESSAGES} messages, half over sockets (a third of those cut after the frame), a quarter sent twice, sockets cut at random, one restart mid-stream, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 const rows = [
   ["messages lost", lost],
   ["messages or answers doubled", doubled],
@@ -166,6 +196,8 @@ const rows = [
   ["seq gaps seen by a socket", gaps],
   ["seqs seen twice by a socket", seqDoubles],
   ["runs that ended twice", endDoubles],
+  ["socket sends cut before their answer, sent again by POST", cutBeforeAnswer],
+  ["  of which the frame had been stored (the POST answered 200)", storedBeforeCut],
 ];
 for (const [name, n] of rows) console.log(`${name.padEnd(68)} ${String(n).padStart(4)}`);
 process.exit(lost || doubled || unanswered || gaps || seqDoubles || endDoubles ? 1 : 0);

@@ -1,4 +1,5 @@
-// The bench's clients: the HTTP API, sockets that stamp what arrives, and the fake upstream's controls.
+// The bench's clients: the HTTP API, sockets that stamp what arrives, a message sent by POST or over
+// the socket, and the fake upstream's controls. The soak sends over its sockets with sendOverSocket too.
 import WebSocket from "ws";
 
 export const now = () => performance.timeOrigin + performance.now();
@@ -33,6 +34,55 @@ export function openSocket(base, threadId) {
     ws.once("open", () => resolve(s));
     ws.once("error", reject);
   });
+}
+
+/**
+ * A `send` frame on an open (or opening) socket, answered by what the thread says of it: the data of
+ * its `accepted` or `error` frame, with `event`; `closed` when the socket closed before that answer
+ * (whether the message was stored is then unknown: the client sends the same clientMessageId again
+ * by POST, as the web app does), `timeout` when no answer came. `onSent` runs as the frame leaves.
+ * A revision without send frames answers `invalid_frame`, naming no message.
+ */
+export function sendOverSocket(ws, { content, clientMessageId }, { onSent = () => {}, timeoutMs = 30_000 } = {}) {
+  return new Promise((resolve) => {
+    const onMessage = (raw) => {
+      const { event, data } = JSON.parse(raw.toString());
+      const mine = data?.clientMessageId === clientMessageId || (event === "error" && data.code === "invalid_frame" && !data.clientMessageId);
+      if ((event === "accepted" || event === "error") && mine) settle({ event, ...data });
+    };
+    const onClose = () => settle({ event: "closed" });
+    const send = () => {
+      ws.send(JSON.stringify({ type: "send", content, clientMessageId }));
+      onSent();
+    };
+    const settle = (answer) => {
+      clearTimeout(timer);
+      ws.off("message", onMessage).off("close", onClose).off("open", send);
+      resolve(answer);
+    };
+    const timer = setTimeout(() => settle({ event: "timeout" }), timeoutMs);
+    ws.on("message", onMessage).once("close", onClose);
+    if (ws.readyState === WebSocket.OPEN) send();
+    else if (ws.readyState === WebSocket.CONNECTING) ws.once("open", send);
+    else onClose();
+  });
+}
+
+/**
+ * `content` sent to the thread by POST or over `socket`; answers the client's clock as it went out,
+ * or null when the app takes no send frames (an older revision under --compare).
+ */
+export async function sendMessage(base, socket, threadId, content, via) {
+  const clientMessageId = `bench-${Math.random()}`;
+  const sentAt = now(); // the bench's sockets are open: the frame leaves within this call, as the POST does
+  if (via === "post") {
+    await api(base, `/api/threads/${threadId}/messages`, { content, clientMessageId });
+    return sentAt;
+  }
+  const answer = await sendOverSocket(socket.ws, { content, clientMessageId });
+  if (answer.event === "accepted") return sentAt;
+  if (answer.code === "invalid_frame") return null;
+  throw new Error(`send frame: ${answer.event} ${answer.code ?? ""} ${answer.message ?? ""}`);
 }
 
 export function waitForEnds(socket, count, timeoutMs = 30_000) {

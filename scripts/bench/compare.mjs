@@ -9,6 +9,7 @@ import { startApp } from "./app.mjs";
 import { floor, latency } from "./scenarios.mjs";
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = (v) => (v === undefined ? "-" : v.toFixed(1)); // "-": a revision that takes no send frames
 
 /** The other revision as a worktree, sharing this checkout's installed packages and built web app. */
 function checkout(rev) {
@@ -23,7 +24,7 @@ async function side(upstream, root, opts) {
   try {
     const lat = await latency(app.base, upstream, opts);
     const fl = await floor(app.base, opts.runs);
-    return [median(fl), median(lat.overhead), median(lat.endToComplete), median(lat.firstToken), median(lat.lastToken)];
+    return [median(fl), median(lat.overhead), median(lat.socketOverhead), median(lat.endToComplete), median(lat.firstToken), median(lat.lastToken)];
   } finally {
     app.stop();
   }
@@ -32,12 +33,12 @@ async function side(upstream, root, opts) {
 export async function compare(upstream, rev, pairs, opts) {
   const other = checkout(rev);
   try {
-    const head = ["pair", "side      ", "floor", "POST → upstream", "end → pipeline:complete", "first token", "last token"];
+    const head = ["pair", "side      ", "floor", "POST → upstream", "socket send → upstream", "end → pipeline:complete", "first token", "last token"];
     console.log(`bench --compare ${rev}: ${pairs} pairs, ${opts.runs} runs a side, medians (ms)\n`);
     console.log(head.join(" | "));
     for (let pair = 1; pair <= pairs; pair++) {
       for (const [label, root] of [[rev, other.dir], ["this tree", "."]]) {
-        const figures = (await side(upstream, root, opts)).map((v, i) => v.toFixed(1).padStart(head[i + 2].length));
+        const figures = (await side(upstream, root, opts)).map((v, i) => fmt(v).padStart(head[i + 2].length));
         console.log([String(pair).padEnd(head[0].length), label.slice(0, 10).padEnd(head[1].length), ...figures].join(" | "));
       }
     }

@@ -1,26 +1,32 @@
 // What the bench measures. Each scenario answers raw samples; bench.mjs turns them into medians.
-import { api, now, openSocket, script, upstreamRequest, waitForEnds } from "./clients.mjs";
+import { api, now, openSocket, script, sendMessage, upstreamRequest, waitForEnds } from "./clients.mjs";
 
-/** One thread, message after message: latency of each leg, every token, and the run ids. */
+/**
+ * One thread, message after message, sent by POST and over the socket in turn (the same thread, the
+ * same moment's machine for both): latency of each leg, every token, and the run ids.
+ */
 export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
-  const out = { overhead: [], tokenLatency: [], firstToken: [], lastToken: [], endToComplete: [], runIds: [] };
+  const out = { overhead: [], socketOverhead: [], tokenLatency: [], firstToken: [], lastToken: [], endToComplete: [], runIds: [] };
   const { thread } = await api(base, "/api/threads", { name: "bench latency" });
   const socket = await openSocket(base, thread.id);
+  let sent = 0;
   for (let i = 0; i < runs + 3; i++) {
-    const match = `[[bench-${i}-${Math.random()}]]`;
-    await script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }]);
-    socket.stamps = [];
-    const posted = now();
-    await api(base, `/api/threads/${thread.id}/messages`, { content: match });
-    await waitForEnds(socket, i + 1);
-    if (i < 3) continue; // warm-up
-    const [req] = await upstreamRequest(upstream, match);
-    out.overhead.push(req.receivedAt - posted);
-    for (const s of socket.stamps) out.tokenLatency.push(s.at - s.sent);
-    out.firstToken.push(socket.stamps[0].at - socket.stamps[0].sent);
-    out.lastToken.push(socket.stamps.at(-1).at - socket.stamps.at(-1).sent);
-    out.endToComplete.push(socket.ends[i].at - socket.stamps[socket.stamps.length - 1].sent);
-    out.runIds.push(socket.runIds[i]);
+    for (const via of ["post", "socket"]) {
+      const match = `[[bench-${i}-${via}-${Math.random()}]]`;
+      await script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }]);
+      socket.stamps = [];
+      const sentAt = await sendMessage(base, socket, thread.id, match, via);
+      if (sentAt === null) continue; // this revision takes no send frames
+      await waitForEnds(socket, ++sent);
+      if (i < 3) continue; // warm-up
+      const [req] = await upstreamRequest(upstream, match);
+      (via === "post" ? out.overhead : out.socketOverhead).push(req.receivedAt - sentAt);
+      for (const s of socket.stamps) out.tokenLatency.push(s.at - s.sent);
+      out.firstToken.push(socket.stamps[0].at - socket.stamps[0].sent);
+      out.lastToken.push(socket.stamps.at(-1).at - socket.stamps.at(-1).sent);
+      out.endToComplete.push(socket.ends.at(-1).at - socket.stamps.at(-1).sent);
+      out.runIds.push(socket.runIds.at(-1));
+    }
   }
   socket.ws.close();
   return out;
@@ -107,22 +113,28 @@ export async function fanout(base, upstream, count, { runs, tokens, tokenDelayMs
   return { allHaveText, inOrder };
 }
 
-/** `count` threads, one message each, all posted at once: wall time until every run ended, errors. */
-export async function manyThreads(base, upstream, count, { tokens, tokenDelayMs }) {
-  const threads = await Promise.all(Array.from({ length: count }, (_, i) => api(base, "/api/threads", { name: `bench many ${i}` })));
+/**
+ * `count` new threads, one message each, all sent at once by POST or over their open sockets: each
+ * one's send → upstream request, the wall time until every run ended, and the errors.
+ */
+export async function manyThreads(base, upstream, count, { tokens, tokenDelayMs }, via) {
+  const threads = await Promise.all(Array.from({ length: count }, (_, i) => api(base, "/api/threads", { name: `bench many ${via} ${i}` })));
   const sockets = await Promise.all(threads.map(({ thread }) => openSocket(base, thread.id)));
-  const match = `[[many-${Math.random()}]]`;
-  await script(upstream, match, Array.from({ length: count }, () => ({ kind: "clock", count: tokens, delayMs: tokenDelayMs })));
+  const matches = threads.map((_, i) => `[[many-${via}-${i}-${Math.random()}]]`);
+  await Promise.all(matches.map((match) => script(upstream, match, [{ kind: "clock", count: tokens, delayMs: tokenDelayMs }])));
   const start = now();
   let errors = 0;
-  await Promise.all(
-    threads.map(({ thread }) => api(base, `/api/threads/${thread.id}/messages`, { content: match }).catch(() => errors++)),
-  );
+  const sentAt = await Promise.all(threads.map(({ thread }, i) => sendMessage(base, sockets[i], thread.id, matches[i], via).catch(() => (errors++, null))));
   await Promise.all(sockets.map((s) => waitForEnds(s, 1, 60_000).catch(() => errors++)));
   const wall = now() - start;
   errors += sockets.filter((s) => s.ends.some((e) => e.event === "pipeline:error")).length;
   for (const s of sockets) s.ws.close();
-  return { wall, errors };
+  const toUpstream = [];
+  for (const [i, match] of matches.entries()) {
+    const [req] = await upstreamRequest(upstream, match);
+    if (req && sentAt[i] !== null) toUpstream.push(req.receivedAt - sentAt[i]);
+  }
+  return { wall, errors, toUpstream };
 }
 
 /** A request as the cache sees it: its blocks in order (tools, system, messages), and the last breakpoint. */
