@@ -1,5 +1,6 @@
 // One open thread's chat: a ThreadSync (lib/threadSync.ts) keeps its ChatState in step with the
-// server over the thread's socket; this hook adds what the user asks for: stop the run, older pages,
+// server over the thread's socket, which the outbox sends the thread's messages over while it is
+// open (lib/messageTransport.ts); this hook adds what the user asks for: stop the run, older pages,
 // another try at loading, the branch shown.
 
 import { useQueryClient } from "@tanstack/react-query";
@@ -21,7 +22,7 @@ export function useThreadChat(threadId: string | null) {
   const sync = useRef<ThreadSync | null>(null);
   const [loadKey, setLoadKey] = useState(0);
   const queryClient = useQueryClient();
-  const { outbox } = useSession();
+  const { outbox, sockets } = useSession();
 
   useEffect(() => {
     setConnection("connecting");
@@ -40,15 +41,17 @@ export function useThreadChat(threadId: string | null) {
     });
     sync.current = current;
     void current.start();
+    const closeSends = sockets.add(threadId, (frame) => current.deliver(frame));
     const unsubscribe = outbox.onConfirmed((message: Message) => {
       if (message.threadId === threadId) dispatch({ type: "message", message });
     });
     return () => {
+      closeSends();
       current.dispose();
       unsubscribe();
       sync.current = null;
     };
-  }, [threadId, loadKey, queryClient, outbox]);
+  }, [threadId, loadKey, queryClient, outbox, sockets]);
 
   const stop = useCallback(async () => {
     if (!threadId) return;

@@ -5,13 +5,13 @@ import { userStorage } from "../session/userStorage";
 import { attachment, memoryStore, message } from "../testing/fixtures";
 import { createOutbox, type OutboxItem } from "./outbox";
 
-/** A post whose answers the test gives, one request at a time. */
-function controlledPost() {
+/** A delivery whose answers the test gives, one request at a time. */
+function controlledDelivery() {
   const calls: { item: OutboxItem; resolve: (m: Message) => void; reject: (e: unknown) => void }[] = [];
-  const post = vi.fn(
+  const deliver = vi.fn(
     (item: OutboxItem) => new Promise<Message>((resolve, reject) => calls.push({ item, resolve, reject })),
   );
-  return { post, calls };
+  return { deliver, calls };
 }
 
 const stored = (item: OutboxItem, id = "msg_1") =>
@@ -40,8 +40,8 @@ afterEach(() => {
 
 describe("outbox sending", () => {
   it("posts at once, and drops the item when the server acknowledges it", async () => {
-    const { post, calls } = controlledPost();
-    const outbox = started({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const outbox = started({ storage: userStorage("u", store), deliver });
     const confirmed = vi.fn();
     outbox.onConfirmed(confirmed);
 
@@ -55,8 +55,8 @@ describe("outbox sending", () => {
   });
 
   it("retries a transient failure later with the same clientMessageId, waiting Retry-After", async () => {
-    const { post, calls } = controlledPost();
-    const outbox = started({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const outbox = started({ storage: userStorage("u", store), deliver });
     const item = outbox.enqueue("thr_1", "hello");
 
     calls[0].reject(new ApiError(429, "rate_limited", "slow down", undefined, 5));
@@ -71,8 +71,8 @@ describe("outbox sending", () => {
   });
 
   it("gives up on a refusal until the user retries", async () => {
-    const { post, calls } = controlledPost();
-    const outbox = started({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const outbox = started({ storage: userStorage("u", store), deliver });
     const item = outbox.enqueue("thr_1", "x".repeat(10));
 
     calls[0].reject(new ApiError(400, "invalid_request", "too long"));
@@ -86,33 +86,33 @@ describe("outbox sending", () => {
   });
 
   it("keeps unsent items in the user's storage, and a later page resumes them", async () => {
-    const first = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const first = started({ storage: userStorage("u", store), deliver: () => new Promise(() => {}) });
     const item = first.enqueue("thr_1", "survive a reload");
 
-    const { post, calls } = controlledPost();
-    const second = createOutbox({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const second = createOutbox({ storage: userStorage("u", store), deliver });
     expect(second.items.get()).toMatchObject([{ clientMessageId: item.clientMessageId }]);
     expect(calls).toEqual([]);
     second.start();
     expect(calls.map((c) => c.item.content)).toEqual(["survive a reload"]);
     // Another user's outbox does not see it.
-    expect(started({ storage: userStorage("other", store), post }).items.get()).toEqual([]);
+    expect(started({ storage: userStorage("other", store), deliver }).items.get()).toEqual([]);
   });
 
   it("does not erase another tab's items when it writes its own", () => {
     const never = () => new Promise<Message>(() => {});
-    const tabA = started({ storage: userStorage("u", store), post: never });
-    const tabB = started({ storage: userStorage("u", store), post: never });
+    const tabA = started({ storage: userStorage("u", store), deliver: never });
+    const tabB = started({ storage: userStorage("u", store), deliver: never });
     tabA.enqueue("thr_1", "from A");
     tabB.enqueue("thr_1", "from B");
-    const reloaded = started({ storage: userStorage("u", store), post: never });
+    const reloaded = started({ storage: userStorage("u", store), deliver: never });
     expect(reloaded.items.get().map((i) => i.content).sort()).toEqual(["from A", "from B"]);
   });
 
   it("once stopped, neither retries nor writes to storage", async () => {
-    const { post, calls } = controlledPost();
+    const { deliver, calls } = controlledDelivery();
     const storage = userStorage("u", store);
-    const outbox = started({ storage, post });
+    const outbox = started({ storage, deliver });
     outbox.enqueue("thr_1", "hello");
     outbox.stop();
     storage.clear();
@@ -125,8 +125,8 @@ describe("outbox sending", () => {
   });
 
   it("after a stop and a new start, sends again what had not landed, with the same clientMessageId", async () => {
-    const { post, calls } = controlledPost();
-    const outbox = started({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const outbox = started({ storage: userStorage("u", store), deliver });
     const item = outbox.enqueue("thr_1", "hello");
     outbox.stop();
     calls[0].resolve(stored(item));
@@ -139,7 +139,7 @@ describe("outbox sending", () => {
   });
 
   it("forgets a deleted thread's items", () => {
-    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const outbox = started({ storage: userStorage("u", store), deliver: () => new Promise(() => {}) });
     outbox.enqueue("thr_1", "one");
     outbox.enqueue("thr_2", "two");
     outbox.forgetThread("thr_1");
@@ -149,8 +149,8 @@ describe("outbox sending", () => {
 
 describe("outbox edits and files", () => {
   it("keeps an edit's target and files with the item, through a reload of the page", async () => {
-    const { post, calls } = controlledPost();
-    const outbox = started({ storage: userStorage("u", store), post });
+    const { deliver, calls } = controlledDelivery();
+    const outbox = started({ storage: userStorage("u", store), deliver });
     const files = [attachment({ id: "att_1" })];
     const item = outbox.enqueue("thr_1", "better question", { attachments: files, branch: { messageId: "msg_old" } });
     expect(calls[0].item).toMatchObject({ content: "better question", attachments: files, branch: { messageId: "msg_old" } });
@@ -158,20 +158,20 @@ describe("outbox edits and files", () => {
     // The next page's outbox reads the same item back, and sends it the same way.
     calls[0].reject(new ApiError(0, "network", "offline"));
     await settle();
-    const later = controlledPost();
-    started({ storage: userStorage("u", store), post: later.post });
+    const later = controlledDelivery();
+    started({ storage: userStorage("u", store), deliver: later.deliver });
     expect(later.calls[0].item).toMatchObject({ clientMessageId: item.clientMessageId, attachments: files, branch: { messageId: "msg_old" } });
   });
 
   it("stores nothing extra for a plain post", () => {
-    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const outbox = started({ storage: userStorage("u", store), deliver: () => new Promise(() => {}) });
     const item = outbox.enqueue("thr_1", "hi", { attachments: [] });
     expect(item).not.toHaveProperty("attachments");
     expect(item).not.toHaveProperty("branch");
   });
 
   it("does not take another client's message for a regeneration of the same content", () => {
-    const outbox = started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+    const outbox = started({ storage: userStorage("u", store), deliver: () => new Promise(() => {}) });
     outbox.enqueue("thr_1", "hello", { branch: { messageId: "msg_q", regenerate: true } });
     outbox.reconcile(message({ id: "msg_api", content: "hello", clientMessageId: null }));
     expect(outbox.items.get()[0].echoedMessageId).toBeUndefined();
@@ -179,7 +179,7 @@ describe("outbox edits and files", () => {
 });
 
 describe("outbox reconcile", () => {
-  const pendingOutbox = () => started({ storage: userStorage("u", store), post: () => new Promise(() => {}) });
+  const pendingOutbox = () => started({ storage: userStorage("u", store), deliver: () => new Promise(() => {}) });
 
   it("drops the pending item when the socket brings its message, matched by the top-level clientMessageId", () => {
     const outbox = pendingOutbox();

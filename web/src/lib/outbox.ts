@@ -24,7 +24,7 @@ export interface OutboxItem {
   nextAttemptAt?: number;
   /**
    * The id of a stored message that looks like this one (same thread and content) seen over the
-   * socket before the POST answered. The item is then no longer shown, but stays until its own
+   * socket before its own request was answered. The item is then no longer shown, but stays until its own
    * request is acknowledged: a look-alike from another client must not make this one get lost.
    */
   echoedMessageId?: string;
@@ -32,8 +32,11 @@ export interface OutboxItem {
 
 export interface OutboxOptions {
   storage: Pick<UserStorage, "get" | "set">;
-  /** Sends one message; answers the stored message. */
-  post: (item: OutboxItem) => Promise<Message>;
+  /**
+   * Sends one message (messageTransport.ts: over the thread's socket, or by POST); answers the stored
+   * message, or throws the ApiError POST would have.
+   */
+  deliver: (item: OutboxItem) => Promise<Message>;
 }
 
 const STORAGE_NAME = "outbox";
@@ -49,7 +52,7 @@ function newId(): string {
   return `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2)}`;
 }
 
-export function createOutbox({ storage, post }: OutboxOptions) {
+export function createOutbox({ storage, deliver }: OutboxOptions) {
   /** Items this outbox removed: not written back when merging with other tabs' items. */
   const removed = new Set<string>();
   const confirmedListeners = new Set<(message: Message) => void>();
@@ -103,7 +106,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
     inFlight.add(id);
     update(id, { state: "sending", attempts: item.attempts + 1, nextAttemptAt: undefined });
     try {
-      const message = await post(item);
+      const message = await deliver(item);
       // Hand the stored message over first, so that it replaces the pending one in the same render.
       confirmedListeners.forEach((l) => l(message));
       remove(id);
@@ -126,7 +129,7 @@ export function createOutbox({ storage, post }: OutboxOptions) {
   return {
     /** What waits to be acknowledged, oldest first. */
     items: items as ReadableStore<readonly OutboxItem[]>,
-    /** Called with the stored message when a POST is acknowledged. */
+    /** Called with the stored message when the server acknowledges an item. */
     onConfirmed(listener: (message: Message) => void): () => void {
       confirmedListeners.add(listener);
       return () => confirmedListeners.delete(listener);

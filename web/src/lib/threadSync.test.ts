@@ -1,56 +1,8 @@
-import type { EventFrame, Message, ResponseOf, ServerFrame, SocketFrameMap } from "@protocol";
+import type { Message } from "@protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { frame, message } from "../testing/fixtures";
-import { chatReducer, initialChatState } from "./chatState";
-import { PING_EVERY_MS, ThreadSync, type ConnectionState, type SocketEvents, type SyncSocket } from "./threadSync";
-
-/** The server's end of the thread's socket, driven by the test; each (re)connect reads `since`. */
-class FakeSocket implements SyncSocket {
-  readonly OPEN = 1;
-  readyState = 0;
-  /** `since` at each connect. */
-  readonly sinces: number[] = [];
-  readonly sent: unknown[] = [];
-  reconnects = 0;
-  closedWith: number | undefined;
-  readonly #since: () => number;
-  readonly #events: SocketEvents;
-
-  constructor(since: () => number, events: SocketEvents) {
-    this.#since = since;
-    this.#events = events;
-  }
-
-  connect(ready: SocketFrameMap["ready"]): void {
-    this.sinces.push(this.#since());
-    this.readyState = this.OPEN;
-    this.#events.open();
-    this.deliver({ event: "ready", data: ready, timestamp: 0 });
-  }
-
-  deliver(...frames: ServerFrame[]): void {
-    for (const f of frames) this.#events.frame(f);
-  }
-
-  drop(): void {
-    this.readyState = 3;
-    this.#events.close();
-  }
-
-  send(data: string): void {
-    this.sent.push(JSON.parse(data));
-  }
-
-  reconnect(): void {
-    this.reconnects++;
-    this.readyState = 0;
-  }
-
-  close(code?: number): void {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-}
+import { startSync, type MessagesPage } from "../testing/syncHarness";
+import { PING_EVERY_MS, ThreadSync } from "./threadSync";
 
 const run = { threadId: "thr_1", runId: "run_1" };
 const text = (delta: string, seq: number) => frame("pipeline:stream", { ...run, type: "text", delta }, seq);
@@ -60,29 +12,6 @@ const complete = (seq: number, runId: string) =>
   frame("pipeline:complete", { threadId: "thr_1", runId, commandsHandled: [], commandsUnhandled: [], durationMs: 1 }, seq);
 
 const question = message({ id: "msg_u1", content: "hi" });
-
-type MessagesPage = ResponseOf<"GET /api/threads/:id/messages">;
-
-/** A ThreadSync on fakes, started: `pages` are the answers to its reads of the messages, in turn. */
-async function startSync(...pages: MessagesPage[]) {
-  let state = initialChatState("thr_1");
-  const events: EventFrame[] = [];
-  const connection: ConnectionState[] = [];
-  const reads = vi.fn(async () => pages.shift() ?? { messages: [], lastSeq: 0 });
-  let socket: FakeSocket | undefined;
-  const sync = new ThreadSync({
-    readMessages: reads,
-    openSocket: (since, on) => (socket = new FakeSocket(since, on)),
-    dispatch: (action) => {
-      state = chatReducer(state, action);
-    },
-    onEvent: (f) => events.push(f),
-    onConnection: (c) => connection.push(c),
-  });
-  await sync.start();
-  if (!socket) throw new Error("no socket opened");
-  return { sync, socket, state: () => state, events, connection, reads };
-}
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -12,10 +12,14 @@
 // reconnects once with since=0 and applies, from the events up to L, only those of that run (a
 // one-run "backfill"), then carries on normally. If the server no longer has them, the bubble simply
 // starts from what it does have.
+//
+// A message sent on the socket (deliver) is answered on it by `accepted` or `error`; while it waits,
+// a close of the socket means the answer will not come (socketSends.ts).
 
-import { MESSAGE_PAGE, type ClientFrame, type EventFrame, type ResponseOf, type ServerFrame } from "@protocol";
+import { MAX_BODY_BYTES, MESSAGE_PAGE, type ClientFrame, type EventFrame, type ResponseOf, type SendFrame, type ServerFrame } from "@protocol";
 import { errorText } from "../api";
 import { frameRunId, type ChatAction } from "./chatState";
+import { NotDelivered, PendingSends, type SendAnswer } from "./socketSends";
 
 export type ConnectionState = "connecting" | "open" | "closed";
 
@@ -74,6 +78,7 @@ export class ThreadSync {
   #backfillTried = false;
   /** After `ready` names a run: look for its start in the replay up to `until`. */
   #startCheck: { runId: string; until: number; floor: number } | null = null;
+  readonly #sends = new PendingSends();
 
   constructor(io: ThreadSyncIO) {
     this.#io = io;
@@ -99,6 +104,7 @@ export class ThreadSync {
           if (!this.#disposed) this.#io.onConnection("open");
         },
         close: () => {
+          this.#sends.dropAll();
           if (!this.#disposed) this.#io.onConnection("closed");
         },
         frame: (frame) => {
@@ -110,13 +116,29 @@ export class ThreadSync {
   }
 
   /** Sends now if the socket is open (nothing is queued for later). */
-  send(frame: ClientFrame): void {
+  send(frame: Exclude<ClientFrame, SendFrame>): void {
     this.#socket?.send(JSON.stringify(frame));
+  }
+
+  /**
+   * A message over the open socket: resolves on its `accepted`; rejects with POST's ApiError on its
+   * `error`, or with NotDelivered when the socket is not open, closes or does not answer in time.
+   */
+  deliver(frame: SendFrame): Promise<SendAnswer> {
+    const socket = this.#socket;
+    if (this.#disposed || !socket || socket.readyState !== socket.OPEN) return Promise.reject(new NotDelivered("socket not open"));
+    const data = JSON.stringify(frame);
+    // The server refuses a frame this long without reading its clientMessageId: no answer would name it.
+    if (data.length > MAX_BODY_BYTES) return Promise.reject(new NotDelivered("too long for a frame"));
+    const answer = this.#sends.wait(frame.clientMessageId);
+    socket.send(data);
+    return answer;
   }
 
   /** The thread is left: its socket closes, and nothing still on its way is applied. */
   dispose(): void {
     this.#disposed = true;
+    this.#sends.dropAll();
     this.#abort.abort();
     clearInterval(this.#heartbeat);
     this.#socket?.close(1000, "leaving thread");
@@ -126,6 +148,8 @@ export class ThreadSync {
     this.#lastFrameAt = Date.now();
     if ("seq" in frame) this.#applyEvent(frame);
     else if (frame.event === "ready") this.#ready(frame);
+    else if (frame.event === "accepted") this.#sends.accepted(frame.data);
+    else if (frame.event === "error" && frame.data.clientMessageId !== undefined) this.#sends.refused(frame.data);
     else if (frame.event === "error" && frame.data.code === "replay_unavailable" && !this.#backfill) void this.#reload();
   }
 

@@ -1,6 +1,6 @@
 // Who is using the app, and what of theirs this browser keeps. The gate asks /api/health who the
 // caller is (its `auth`), shows the sign-in state while the API answers 401, and gives the app a
-// session: the user's storage, their outbox, and sign-out (token and Access modes; `none` has no
+// session: the user's storage, their outbox (and the open threads' sockets it sends over), and sign-out (token and Access modes; `none` has no
 // sign-in, so nothing to sign out of).
 
 import type { Health } from "@protocol";
@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { ApiError, authToken, onUnauthorized, request, setAuthToken } from "../api";
 import { SignIn } from "../components/SignIn";
+import { OpenSockets, socketFirst } from "../lib/messageTransport";
 import { createOutbox, type Outbox, type OutboxItem } from "../lib/outbox";
 import { healthQuery } from "../queries/deployment";
 import { forgetLegacyKeys, forgetUser, isUserChange, rememberedUser, rememberUser, userStorage, type UserStorage } from "./userStorage";
@@ -18,6 +19,8 @@ export interface Session {
   auth: Auth;
   storage: UserStorage;
   outbox: Outbox;
+  /** The threads whose chat is open register their socket here: the outbox sends over it. */
+  sockets: OpenSockets;
   /** Null in `none` mode: there is no sign-in. */
   signOut: (() => void) | null;
 }
@@ -70,7 +73,8 @@ function postItem({ threadId, content, clientMessageId, attachments, branch }: O
 /** The signed-in user's storage and outbox; signing out stops the outbox and empties the storage. */
 function startSession(userId: string, mode: Auth["mode"], onSignedOut: () => void): Omit<Session, "auth"> {
   const storage = userStorage(userId);
-  const outbox = createOutbox({ storage, post: (item) => postItem(item).then((r) => r.message) });
+  const sockets = new OpenSockets();
+  const outbox = createOutbox({ storage, deliver: socketFirst(sockets, (item) => postItem(item).then((r) => r.message)) });
   const signOut = () => {
     outbox.stop();
     storage.clear();
@@ -80,7 +84,7 @@ function startSession(userId: string, mode: Auth["mode"], onSignedOut: () => voi
     if (mode === "access") location.assign(ACCESS_LOGOUT);
     else onSignedOut();
   };
-  return { storage, outbox, signOut: mode === "none" ? null : signOut };
+  return { storage, outbox, sockets, signOut: mode === "none" ? null : signOut };
 }
 
 export function SessionGate({ children }: { children: ReactNode }) {
