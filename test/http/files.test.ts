@@ -98,6 +98,22 @@ describe("refusals, with nothing stored", () => {
     await expectError(await put(), 413, "too_large");
   });
 
+  it("holds the storage quota under parallel uploads: what passes fits, and a refused upload leaves no bytes", async () => {
+    const { users, tokenEnv } = tokenUsers("racer");
+    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 3) };
+    const call = (path: string, opts: any = {}) => callApp(quotaEnv, path, { ...opts, token: users.racer.token });
+    const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
+    const put = () => call(`/api/threads/${thread.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } });
+    // Read-then-write let every one of these through: each read saw the quota unused.
+    const statuses = (await Promise.all(Array.from({ length: 8 }, put))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 413)).toHaveLength(5);
+    const { used } = (await env.DB.prepare("SELECT coalesce(sum(bytes), 0) AS used FROM attachments WHERE owner_id = ?").bind(users.racer.id).first<{ used: number }>())!;
+    expect(used).toBe(PNG.byteLength * 3);
+    const stored = await env.FILES.list({ prefix: `${users.racer.id}/` });
+    expect(stored.objects).toHaveLength(3);
+  });
+
   it("400 for an unknown, foreign or other thread's attachment; 413 for more than 10", async () => {
     const { users, as } = tokenUsers("alice", "bob");
     const alice = as(users.alice);

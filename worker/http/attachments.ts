@@ -4,7 +4,7 @@ import { Hono, type Context } from "hono";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { ATTACHMENT_TYPES, maxBytesFor, type AttachmentType } from "../../protocol";
-import { database } from "../db/client";
+import { database, type Db } from "../db/client";
 import { attachments } from "../db/schema";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
@@ -39,6 +39,19 @@ async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array>
   return bytes;
 }
 
+/**
+ * The file's row, charged against its owner's quota in one statement: D1 runs each statement alone,
+ * so uploads made at once cannot pass the quota together. False: it would pass; nothing is written.
+ */
+async function charge(db: Db, row: typeof attachments.$inferInsert, quota: number): Promise<boolean> {
+  const { id, ownerId, threadId, name, mediaType, bytes, r2Key, createdAt } = row;
+  const result = await db.run(sql`
+    INSERT INTO ${attachments} (id, owner_id, thread_id, name, media_type, bytes, r2_key, created_at)
+    SELECT ${id}, ${ownerId}, ${threadId}, ${name}, ${mediaType}, ${bytes}, ${r2Key}, ${createdAt}
+    WHERE (SELECT coalesce(sum(bytes), 0) FROM ${attachments} WHERE owner_id = ${ownerId}) + ${bytes} <= ${quota}`);
+  return result.meta.changes === 1;
+}
+
 /** A name safe for Content-Disposition: no quotes, slashes or control characters. */
 const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
 
@@ -57,15 +70,19 @@ export const attachmentRoutes = new Hono<AppEnv>()
 
     const db = database(c.env);
     const quota = configOf(c.env).userStorageQuotaBytes;
-    const [{ used }] = await db.select({ used: sql<number>`coalesce(sum(${attachments.bytes}), 0)` }).from(attachments).where(eq(attachments.ownerId, who.userId));
-    if (used + bytes.byteLength > quota) {
-      throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some threads' files first`);
-    }
     const id = newId("att");
     const r2Key = `${who.userId}/${who.threadId}/${id}`;
     const file = { id, threadId: who.threadId, name: safeName(name ?? "file"), mediaType: type, bytes: bytes.byteLength, r2Key, createdAt: Date.now() };
-    await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
-    await db.insert(attachments).values({ ...file, ownerId: who.userId });
+    if (!(await charge(db, { ...file, ownerId: who.userId }, quota))) {
+      throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some threads' files first`);
+    }
+    try {
+      await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
+    } catch (err) {
+      // Not stored: the charge goes too, so a failed upload takes no quota and leaves no row.
+      await db.delete(attachments).where(eq(attachments.id, id));
+      throw err;
+    }
     const attachment = fromRoom(await roomStub(c.env, who.threadId).addFile(who, file));
     return reply(c, "POST /api/threads/:id/attachments", { attachment }, 201);
   })
