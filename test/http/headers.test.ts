@@ -37,6 +37,23 @@ describe("security headers", () => {
     }
   });
 
+  it("an attachment keeps its own CSP (no scripts, sandboxed), with the app's other headers", async () => {
+    const thread = await createThread();
+    const upload = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments?name=page.txt`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "<script>alert(1)</script>",
+    });
+    expect(upload.status, await upload.clone().text()).toBe(201);
+    const { attachment } = await upload.json<any>();
+    const res = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments/${attachment.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(await res.text()).toBe("<script>alert(1)</script>");
+  });
+
   it("API answers carry them too, errors included", async () => {
     const res = await SELF.fetch("https://app.test/api/threads/nope");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");

@@ -38,6 +38,8 @@ app.use(
     },
     referrerPolicy: "no-referrer",
     xFrameOptions: "DENY",
+    // A route that sets a header itself means it: an attachment's stricter CSP (sandbox) must stay.
+    overwrite: false,
   }),
 );
 
