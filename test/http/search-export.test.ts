@@ -57,6 +57,29 @@ describe("GET /api/search", () => {
     ws.close();
   });
 
+  it("takes a one-letter last word as a whole word, not as the prefix of every word it begins", async () => {
+    const { users, as } = tokenUsers("letters");
+    const call = as(users.letters);
+    const thread = await createThreadVia(call);
+    for (const content of ["we ate an apple", "plan a trip"]) {
+      expect((await call(`/api/threads/${thread.id}/messages`, { body: { content } })).status).toBe(202);
+    }
+    /** The texts found for `q`, without their marks. */
+    const found = async (q: string) => {
+      const res = await call(`/api/search?q=${encodeURIComponent(q)}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json<any>()).results.map((r: any) => r.snippet.replace(/<\/?mark>/g, "")) as string[];
+    };
+    await until(async () => [...(await found("apple")), ...(await found("trip"))], (texts) => texts.length >= 2);
+    for (const q of ["a", "trip a", "A"]) {
+      const texts = await found(q);
+      expect(texts.length, q).toBeGreaterThan(0);
+      for (const text of texts) expect(text, q).toContain("plan a trip");
+    }
+    expect(await found("ap")).toEqual(expect.arrayContaining([expect.stringContaining("we ate an apple")]));
+    expect(await found("x")).toEqual([]);
+  });
+
   it("refuses an empty query", async () => {
     await expectError(await search(""), 400, "invalid_request");
     await expectError(await search("   "), 400, "invalid_request");

@@ -8,11 +8,18 @@ import type { Db } from "./client";
 const HIT_OPEN = "\u0001";
 const HIT_CLOSE = "\u0002";
 
-/** The user's words as an FTS5 query: each word a quoted term (no operators), the last also a prefix. */
+/**
+ * A prefix term expands to every indexed word it begins: one character would name a large part of
+ * the vocabulary, so a shorter last word is matched as a whole word instead.
+ */
+const MIN_PREFIX_CHARS = 2;
+
+/** The user's words as an FTS5 query: each word a quoted term (no operators), the last also a prefix if long enough. */
 export function ftsQuery(q: string): string | null {
   const words = q.match(/[\p{L}\p{N}_]+/gu) ?? [];
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? "*" : ""}`).join(" ");
+  const last = words.length - 1;
+  return words.map((w, i) => `"${w}"${i === last && [...w].length >= MIN_PREFIX_CHARS ? "*" : ""}`).join(" ");
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
