@@ -1,6 +1,10 @@
 // The memory tool: its commands on a user's memories/ context files, paths that cannot leave that
 // folder, notes kept across threads and seen on the Context page, and kept out of the injected context.
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { database } from "../../worker/db/client";
+import { listContextFiles, putContextFile } from "../../worker/db/context-files";
+import { d1MemoryFiles } from "../../worker/plugins/memory";
 import { MemoryError, runMemoryCommand, storagePath, type MemoryFiles, type MemoryInput } from "../../worker/plugins/memory/commands";
 import { marker, script, upstreamRequests } from "../helpers";
 import { freshUser, newThread } from "./util";
@@ -78,6 +82,22 @@ describe("memory commands", () => {
     await expect(run(files, { command: "rename", old_path: "/memories/a.md", new_path: "/memories/../secret.md" })).rejects.toThrow(MemoryError);
     expect(files.all.get("secret.md")).toBe("the owner's other file");
     expect(storagePath("/memories/")).toBe("memories");
+  });
+});
+
+describe("the memory tool's files in D1", () => {
+  it("a folder's listing and delete reach the paths under it exactly: no other case, no `_` as any character", async () => {
+    const owner = `memory-prefix-${crypto.randomUUID()}`;
+    const db = database(env);
+    const others = ["memories/A_B/upper.md", "memories/axb/wildcard.md", "memories/a_b.md"];
+    for (const path of ["memories/a_b/inside.md", ...others]) await putContextFile(db, owner, path, `text of ${path}`);
+    const files = d1MemoryFiles(db, owner);
+    expect(await files.list("memories/a_b/")).toEqual([{ path: "memories/a_b/inside.md", bytes: "text of memories/a_b/inside.md".length }]);
+    const listing = (await run(files, { command: "view", path: "/memories/a_b" })).text;
+    expect(listing).toContain("/memories/a_b/inside.md");
+    for (const path of others) expect(listing).not.toContain(path);
+    expect(await run(files, { command: "delete", path: "/memories/a_b" })).toEqual({ text: "Successfully deleted /memories/a_b", changed: ["memories/a_b/inside.md"] });
+    expect((await listContextFiles(db, owner)).map((f) => f.path)).toEqual([...others].sort());
   });
 });
 

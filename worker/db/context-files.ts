@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { contextFiles } from "./schema";
 import type { ContextFileInfo } from "../../protocol";
@@ -18,6 +18,18 @@ export async function listContextFiles(db: Db, ownerId: string): Promise<Context
     .select({ path: contextFiles.path, bytes: contextFiles.bytes, updatedAt: contextFiles.updatedAt })
     .from(contextFiles)
     .where(eq(contextFiles.ownerId, ownerId))
+    .orderBy(asc(contextFiles.path));
+}
+
+/**
+ * The owner's files whose path begins with `prefix`, exactly: LIKE would ignore case and take `_`
+ * for any character, and so reach files in another folder.
+ */
+export async function listContextFilesUnder(db: Db, ownerId: string, prefix: string): Promise<{ path: string; bytes: number }[]> {
+  return db
+    .select({ path: contextFiles.path, bytes: contextFiles.bytes })
+    .from(contextFiles)
+    .where(and(eq(contextFiles.ownerId, ownerId), sql`substr(${contextFiles.path}, 1, length(${prefix})) = ${prefix}`))
     .orderBy(asc(contextFiles.path));
 }
 

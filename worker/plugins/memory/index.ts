@@ -2,9 +2,9 @@
 // The model keeps notes across threads there; a person sees and edits the same files on the Context
 // page, which the thread's clients reload when a run changes them (context:changed). The context
 // plugin does not inject memories/: the model reads its notes through this tool when it needs them.
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { contextFiles } from "../../db/schema";
-import { putContextFile } from "../../db/context-files";
+import { listContextFilesUnder, putContextFile } from "../../db/context-files";
 import type { Db } from "../../db/client";
 import { MEMORY_TOOL } from "../../../protocol";
 import type { PluginDefinition } from "../contract";
@@ -14,10 +14,7 @@ import { MemoryError, runMemoryCommand, type MemoryFiles, type MemoryInput } fro
 export function d1MemoryFiles(db: Db, ownerId: string): MemoryFiles {
   const mine = eq(contextFiles.ownerId, ownerId);
   return {
-    async list(prefix) {
-      // LIKE's own wildcards cannot appear: paths are checked to plain characters before they get here.
-      return db.select({ path: contextFiles.path, bytes: contextFiles.bytes }).from(contextFiles).where(and(mine, like(contextFiles.path, `${prefix}%`))).orderBy(contextFiles.path);
-    },
+    list: (prefix) => listContextFilesUnder(db, ownerId, prefix),
     async read(path) {
       const row = await db.select({ content: contextFiles.content }).from(contextFiles).where(and(mine, eq(contextFiles.path, path))).get();
       return row?.content ?? null;
