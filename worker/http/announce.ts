@@ -12,5 +12,5 @@ import { roomStub, type AppEnv } from "./app-env";
 export async function announceChange(c: Context<AppEnv>, ownerId?: string): Promise<void> {
   const since = Date.now() - configOf(c.env).step0MaxAgeMs;
   const ids = await activeThreads(database(c.env), since, ownerId);
-  await Promise.allSettled(ids.map((id) => roomStub(c.env, id).invalidate()));
+  await Promise.allSettled(ids.map(async (id) => roomStub(c.env, id).invalidate()));
 }
