@@ -102,15 +102,29 @@ describe("X-Request-Id", () => {
 });
 
 describe("where a deployment answers", () => {
-  it("AUTH_MODE none refuses a request that is not from localhost, unless ALLOW_ANONYMOUS is true", async () => {
+  it("AUTH_MODE none answers only a loopback address on a local host, unless ALLOW_ANONYMOUS is true", async () => {
     const closed = { ...env, AUTH_MODE: "none", ALLOW_ANONYMOUS: undefined };
-    const refused = await expectError(await callApp(closed, "/api/threads"), 403, "forbidden");
-    expect(refused.message).toContain("ALLOW_ANONYMOUS");
-    for (const host of ["http://localhost:8787", "http://127.0.0.1:8787"]) {
-      const res = await app.fetch(new Request(`${host}/api/health`), closed, createExecutionContext());
-      expect(res.status, host).toBe(200);
+    const from = (url: string, ip?: string) =>
+      app.fetch(new Request(`${url}/api/health`, { headers: ip ? { "cf-connecting-ip": ip } : {} }), closed, createExecutionContext());
+    for (const [url, ip] of [["http://localhost:8787", "127.0.0.1"], ["http://127.0.0.1:8787", "127.0.0.1"], ["http://localhost:8787", "::1"], ["http://app.localhost:8787", "127.0.0.2"]]) {
+      expect((await from(url, ip)).status, `${url} from ${ip}`).toBe(200);
     }
-    expect((await callApp({ ...closed, ALLOW_ANONYMOUS: "true" }, "/api/health")).status).toBe(200);
+    // A Host of localhost says nothing of where the request came from; a missing address is no one's.
+    const refusals = [
+      ["http://localhost:8787", "203.0.113.7"],
+      ["http://127.0.0.1:8787", "2001:db8::1"],
+      ["http://localhost:8787", "128.0.0.1"],
+      ["http://localhost:8787", undefined],
+      ["https://app.test", "127.0.0.1"], // a name of the attacker's that resolves to this machine
+    ] as const;
+    for (const [url, ip] of refusals) {
+      const refused = await expectError(await from(url, ip), 403, "forbidden");
+      expect(refused.message, `${url} from ${ip}`).toContain("ALLOW_ANONYMOUS");
+    }
+    await expectError(await callApp(closed, "/api/threads"), 403, "forbidden");
+    const open = { ...closed, ALLOW_ANONYMOUS: "true" };
+    const world = await app.fetch(new Request("https://app.test/api/health", { headers: { "cf-connecting-ip": "203.0.113.7" } }), open, createExecutionContext());
+    expect(world.status).toBe(200);
   });
 
   it("takes ?token= on the socket route only", async () => {

@@ -21,7 +21,15 @@ export function isAdmin(env: Env, userId: string): boolean {
 
 const WS_ROUTE = /^\/api\/threads\/[^/]+\/ws$/;
 const isWebSocket = (req: Request) => req.headers.get("upgrade")?.toLowerCase() === "websocket";
-const isLocal = (host: string) => ["localhost", "127.0.0.1", "[::1]", "::1"].includes(host) || host.endsWith(".localhost");
+const isLocalHost = (host: string) => ["localhost", "127.0.0.1", "[::1]", "::1"].includes(host) || host.endsWith(".localhost");
+const isLoopback = (ip: string) => /^(::ffff:)?127(\.\d{1,3}){3}$/i.test(ip) || ip === "::1" || ip === "0:0:0:0:0:0:0:1";
+
+/**
+ * A request from this machine: its address (CF-Connecting-IP, which Cloudflare and wrangler dev set
+ * from the connection) is a loopback one. The Host must be local too, so that a page on another
+ * name resolving to 127.0.0.1 (DNS rebinding) is not taken for the local app.
+ */
+const fromThisMachine = (c: Context) => isLoopback(c.req.header("cf-connecting-ip") ?? "") && isLocalHost(new URL(c.req.url).hostname);
 
 /**
  * A request from another site carrying the user's cookie (access mode) must not change anything, nor
@@ -49,7 +57,7 @@ export const authenticate: MiddlewareHandler<{ Bindings: Env; Variables: AuthVar
   }
   let userId: string | null = null;
   if (authMode === "none") {
-    if (!allowAnonymous && !isLocal(new URL(c.req.url).hostname)) {
+    if (!allowAnonymous && !fromThisMachine(c)) {
       throw new ApiError("forbidden", "This deployment has no sign-in (AUTH_MODE is none): set AUTH_MODE to token or access, or ALLOW_ANONYMOUS to true");
     }
     checkOrigin(c); // another site in the same browser must not drive the local app either
