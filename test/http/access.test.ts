@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { forgetAccessKeys } from "../../worker/http/access-jwt";
+import { forgetAccessKeys, KEY_TTL_MS, STALE_KEYS_MS } from "../../worker/http/access-jwt";
 import { callApp, expectError, openSocketVia } from "./util";
 
 // A Cloudflare Access team of our own: a key pair, its published certs, and signed JWTs.
@@ -141,6 +141,47 @@ describe("AUTH_MODE=access: what a token must be", () => {
     const started = Date.now();
     await expectError(await asAccess(await jwt(valid())), 401, "unauthorized");
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("AUTH_MODE=access: when the certs endpoint fails", () => {
+  it("serves the last good keys for a bounded while, trying again once a minute, and refuses past it", async () => {
+    let answer: "keys" | "error" | "throw" = "keys";
+    const real = globalThis.fetch;
+    const fetched = { count: 0 };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
+      fetched.count++;
+      if (answer === "throw") throw new TypeError("network connection lost");
+      return answer === "error" ? new Response("bad gateway", { status: 502 }) : Response.json({ keys: [publicJwk] });
+    });
+    const start = Date.now();
+    const clock = vi.spyOn(Date, "now");
+    /** A request at `ms` after the first, with a token made then. */
+    const at = async (ms: number) => {
+      clock.mockReturnValue(start + ms);
+      return asAccess(await jwt(valid()), "/api/health");
+    };
+
+    expect((await at(0)).status).toBe(200);
+    expect(fetched.count).toBe(1);
+    answer = "error";
+    // The keys are due again, the endpoint fails: the held ones still verify, and the next requests
+    // within the minute do not wait on the endpoint again.
+    expect((await at(KEY_TTL_MS + 1_000)).status).toBe(200);
+    expect(fetched.count).toBe(2);
+    expect((await at(KEY_TTL_MS + 30_000)).status).toBe(200);
+    expect(fetched.count).toBe(2);
+    answer = "throw";
+    expect((await at(STALE_KEYS_MS - 1_000)).status).toBe(200);
+    expect(fetched.count).toBe(3);
+    // Past the window the held keys are too old to trust.
+    await expectError(await at(STALE_KEYS_MS + 1_000), 401, "unauthorized");
+    expect(fetched.count).toBe(4);
+    answer = "keys";
+    expect((await at(STALE_KEYS_MS + 2_000)).status).toBe(200);
+    expect(fetched.count).toBe(5);
   });
 });
 
