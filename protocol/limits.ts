@@ -10,6 +10,8 @@ export const MEMORY_DIR = "memories";
 /** GET messages' default page, and the branch a thread:updated carries after a branch change. */
 export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+/** All of one message's attachments together: a run holds them in memory, with the request they make. */
+export const MAX_ATTACHMENT_BYTES_PER_MESSAGE = 20 * 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // What comes into a thread: posted messages, edits and regenerations (new branches of the exchange
 // tree), and switches between branches. Every input is stored, queued and broadcast in one
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
-import { MAX_ATTACHMENTS_PER_MESSAGE, MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
+import { MAX_ATTACHMENT_BYTES_PER_MESSAGE, MAX_ATTACHMENTS_PER_MESSAGE, MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
 import type { Config } from "../env";
 import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
@@ -60,13 +60,20 @@ export class Intake {
   }
 
   /**
-   * What a person's input passes before it is stored, in order: the attachments' count, the per-user
-   * rate limit, the spend cap. A clientMessageId seen before passes: its answer is the first message.
+   * What a person's input passes before it is stored, in order: the attachments' count and total
+   * size, the per-user rate limit, the spend cap. A clientMessageId seen before passes: its answer is
+   * the first message.
    */
   async personChecks(t: ThreadRecord, userId: string, input: Pick<PostInput, "clientMessageId" | "attachments">): Promise<RoomReply<never> | null> {
     if (input.clientMessageId && this.deps.store.messages.byClientId(input.clientMessageId)) return null;
     const count = input.attachments?.length ?? 0;
     if (count > MAX_ATTACHMENTS_PER_MESSAGE) return refuse("too_large", `A message takes at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments; this one has ${count}`);
+    // An unknown id weighs nothing here: admit() refuses it as a 400.
+    const total = (input.attachments ?? []).reduce((sum, id) => sum + (this.deps.store.files.get(id)?.bytes ?? 0), 0);
+    if (total > MAX_ATTACHMENT_BYTES_PER_MESSAGE) {
+      const mib = (n: number) => `${Math.ceil((n / (1024 * 1024)) * 10) / 10} MiB`;
+      return refuse("too_large", `A message's attachments total at most ${mib(MAX_ATTACHMENT_BYTES_PER_MESSAGE)}; these come to ${mib(total)}`);
+    }
     const limiter = this.deps.limits.posts;
     if (limiter && !(await limiter.limit({ key: userId })).success) {
       return refuse("rate_limited", "Too many messages in a minute; try again shortly", LIMIT_PERIOD_SEC);
