@@ -39,6 +39,9 @@ export interface Env {
   MAX_AUTO_RUNS?: string;
   /** Tasks each user may delegate per UTC day. */
   USER_TASKS_PER_DAY?: string;
+  /** Context files (the memory's included) each user may keep, and their bytes in all. */
+  USER_CONTEXT_FILES_MAX?: string;
+  USER_CONTEXT_BYTES_MAX?: string;
   RETRY_MAX_ATTEMPTS?: string;
   RETRY_BASE_MS?: string;
   MAX_TOOL_TURNS?: string;
@@ -67,6 +70,8 @@ export interface Config {
   maxQueuedMessages: number;
   maxAutoRuns: number;
   userTasksPerDay: number;
+  userContextFilesMax: number;
+  userContextBytesMax: number;
   retryAttempts: number;
   retryBaseMs: number;
   maxToolTurns: number;
@@ -106,6 +111,8 @@ export function configOf(env: Env): Config {
       maxQueuedMessages: numberVar(env.MAX_QUEUED_MESSAGES, 20),
       maxAutoRuns: numberVar(env.MAX_AUTO_RUNS, 5),
       userTasksPerDay: numberVar(env.USER_TASKS_PER_DAY, 100),
+      userContextFilesMax: numberVar(env.USER_CONTEXT_FILES_MAX, 500),
+      userContextBytesMax: numberVar(env.USER_CONTEXT_BYTES_MAX, 10 * 1024 * 1024),
       retryAttempts: numberVar(env.RETRY_MAX_ATTEMPTS, 4),
       retryBaseMs: numberVar(env.RETRY_BASE_MS, 500),
       maxToolTurns: numberVar(env.MAX_TOOL_TURNS, 8),

@@ -85,13 +85,15 @@ describe("memory commands", () => {
   });
 });
 
+const ROOMY = { files: 1_000, bytes: 1024 * 1024 };
+
 describe("the memory tool's files in D1", () => {
   it("a folder's listing and delete reach the paths under it exactly: no other case, no `_` as any character", async () => {
     const owner = `memory-prefix-${crypto.randomUUID()}`;
     const db = database(env);
     const others = ["memories/A_B/upper.md", "memories/axb/wildcard.md", "memories/a_b.md"];
-    for (const path of ["memories/a_b/inside.md", ...others]) await putContextFile(db, owner, path, `text of ${path}`);
-    const files = d1MemoryFiles(db, owner);
+    for (const path of ["memories/a_b/inside.md", ...others]) await putContextFile(db, owner, path, `text of ${path}`, ROOMY);
+    const files = d1MemoryFiles(db, owner, ROOMY);
     expect(await files.list("memories/a_b/")).toEqual([{ path: "memories/a_b/inside.md", bytes: "text of memories/a_b/inside.md".length }]);
     const listing = (await run(files, { command: "view", path: "/memories/a_b" })).text;
     expect(listing).toContain("/memories/a_b/inside.md");
@@ -173,5 +175,16 @@ describe("the memory tool in runs", () => {
     expect((await (await carol.call("/api/context/notes.md")).json<any>()).file.content).toBe("keep me");
     expect(ws.events("context:changed")).toEqual([]);
     ws.close();
+  });
+
+  it("a note that would pass the owner's quota is a tool error, and nothing is written", async () => {
+    const owner = `memory-quota-${crypto.randomUUID()}`;
+    const db = database(env);
+    const files = d1MemoryFiles(db, owner, { files: 2, bytes: 100 });
+    expect((await run(files, { command: "create", path: "/memories/a.md", file_text: "first" })).changed).toEqual(["memories/a.md"]);
+    expect((await run(files, { command: "create", path: "/memories/b.md", file_text: "second" })).changed).toEqual(["memories/b.md"]);
+    await expect(run(files, { command: "create", path: "/memories/c.md", file_text: "third" })).rejects.toThrow(/2 files/);
+    await expect(run(files, { command: "create", path: "/memories/a.md", file_text: "x".repeat(101) })).rejects.toThrow(/2 files or 0.1 KiB/);
+    expect((await listContextFiles(db, owner)).map((f) => [f.path, f.bytes])).toEqual([["memories/a.md", 5], ["memories/b.md", 6]]);
   });
 });

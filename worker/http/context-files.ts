@@ -3,7 +3,16 @@ import { validator } from "hono/validator";
 import { z } from "zod";
 import { MAX_CONTEXT_FILE_CHARS } from "../../protocol";
 import { database } from "../db/client";
-import { deleteContextFile, getContextFile, isContextPath, listContextFiles, putContextFile, readContextFiles } from "../db/context-files";
+import {
+  contextQuotaMessage,
+  contextQuotaOf,
+  deleteContextFile,
+  getContextFile,
+  isContextPath,
+  listContextFiles,
+  putContextFile,
+  readContextFiles,
+} from "../db/context-files";
 import { configOf } from "../env";
 import { deploymentModels } from "../invoker/client";
 import { contextBudgetBytes, contextSettings } from "../plugins/context";
@@ -55,7 +64,9 @@ export const contextFileRoutes = new Hono<AppEnv>()
   .put("/:path{.+}", pathParam, jsonBody("PUT /api/context/:path", putBody), async (c) => {
     const { path } = c.req.valid("param");
     const { content } = c.req.valid("json");
-    const row = await putContextFile(database(c.env), c.var.userId, path, content);
+    const quota = contextQuotaOf(configOf(c.env));
+    const row = await putContextFile(database(c.env), c.var.userId, path, content, quota);
+    if (!row) throw new ApiError("too_large", contextQuotaMessage(quota));
     await announceChange(c, c.var.userId);
     return reply(c, "PUT /api/context/:path", { file: { path: row.path, content: row.content, bytes: row.bytes, updatedAt: row.updatedAt } });
   })

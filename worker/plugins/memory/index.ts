@@ -4,14 +4,15 @@
 // plugin does not inject memories/: the model reads its notes through this tool when it needs them.
 import { and, eq, inArray } from "drizzle-orm";
 import { contextFiles } from "../../db/schema";
-import { listContextFilesUnder, putContextFile } from "../../db/context-files";
+import { contextQuotaMessage, contextQuotaOf, listContextFilesUnder, putContextFile, type ContextQuota } from "../../db/context-files";
+import { configOf } from "../../env";
 import type { Db } from "../../db/client";
 import { MEMORY_TOOL } from "../../../protocol";
 import type { PluginDefinition } from "../contract";
 import { MemoryError, runMemoryCommand, type MemoryFiles, type MemoryInput } from "./commands";
 
-/** One owner's files in D1. */
-export function d1MemoryFiles(db: Db, ownerId: string): MemoryFiles {
+/** One owner's files in D1, within their quota. */
+export function d1MemoryFiles(db: Db, ownerId: string, quota: ContextQuota): MemoryFiles {
   const mine = eq(contextFiles.ownerId, ownerId);
   return {
     list: (prefix) => listContextFilesUnder(db, ownerId, prefix),
@@ -20,7 +21,7 @@ export function d1MemoryFiles(db: Db, ownerId: string): MemoryFiles {
       return row?.content ?? null;
     },
     async write(path, content) {
-      await putContextFile(db, ownerId, path, content);
+      if (!(await putContextFile(db, ownerId, path, content, quota))) throw new MemoryError(contextQuotaMessage(quota));
     },
     async remove(paths) {
       await db.delete(contextFiles).where(and(mine, inArray(contextFiles.path, paths)));
@@ -38,7 +39,7 @@ export const memoryPlugin: PluginDefinition = {
       definition: () => ({ type: "memory_20250818", name: MEMORY_TOOL }),
       async handler(input: MemoryInput, call, ctx) {
         try {
-          const { text, changed } = await runMemoryCommand(d1MemoryFiles(ctx.db, call.ownerId), input);
+          const { text, changed } = await runMemoryCommand(d1MemoryFiles(ctx.db, call.ownerId, contextQuotaOf(configOf(ctx.env))), input);
           if (changed.length) await ctx.broadcast(call.threadId, "context:changed", { threadId: call.threadId, paths: changed });
           return text;
         } catch (err) {
