@@ -3,6 +3,8 @@ export interface Env {
   DB: D1Database;
   /** The threads' objects (ThreadRoom); thread/room-stub.ts gives them their type. */
   THREAD_ROOM: DurableObjectNamespace;
+  /** The users' objects (UserRoom: the spend ledger); user/stub.ts gives them their type. */
+  USER_ROOM: DurableObjectNamespace;
   /** Attachments' bytes, at `<owner>/<thread>/<attachment id>`. */
   FILES: R2Bucket;
   /** Bytes of attachments each user may keep (default 100 MiB). */

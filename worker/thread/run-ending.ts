@@ -134,7 +134,7 @@ export class RunEnding {
       store.runs.stored(this.id, result.end);
       return { assistant, thread, turns };
     });
-    spend.add(costUsd(run.model, result.usage));
+    spend.settled({ runId: run.runId, threadId: run.threadId, at: Date.now(), usd: costUsd(run.model, result.usage) });
     view.extend(message.parentId, message.id, stored.turns);
     if (stored.turns.some((t) => typeof t.message.content !== "string" && t.message.content.some(isCompaction))) {
       store.transaction(() => view.compacted(message.id));

@@ -5,6 +5,8 @@
 // (activity rows, usage) is plugins'.
 import { classify, RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
+import { estimateTokens } from "../invoker/conversation";
+import { costUsd } from "../invoker/prices";
 import { emptyUsage } from "../invoker/types";
 import type { RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
 import { basePrompt } from "./base-prompt";
@@ -16,6 +18,9 @@ import { RunRecorder } from "./run-recorder";
 import { completedEnd, partialTurns } from "./run-records";
 import { publicMessage } from "./store/messages";
 import { publicThread } from "./store/thread-row";
+
+/** What the system prompt, the tools and the context files may add to a run's input, at most. */
+const PROMPT_ALLOWANCE_TOKENS = 8_000;
 
 /** How often one message's run starts again by itself after a restart cut it short. */
 const MAX_RESTARTS = 1;
@@ -145,12 +150,22 @@ export class Run extends RunEnding {
   }
 
   /**
-   * The spend cap again, as the run starts: a queued message, or a task's next iteration, was let in
-   * before the spend that passed the cap (no D1 here unless the user is near the cap).
+   * The spend cap again, as the run starts (a queued message, or a task's next iteration, was let in
+   * before the spend that passed it). Near the cap the run reserves its worst case with the user's
+   * object; far from it, nothing is asked.
    */
   private async checkSpend(run: RunInfo): Promise<void> {
-    const overCap = await this.parts.spend.check(run.ownerId);
-    if (overCap) throw new RunError("rate_limited", overCap.message, false);
+    const refusal = await this.parts.spend.reserve(run.ownerId, { runId: run.runId, threadId: run.threadId }, () => this.worstCost(run));
+    if (refusal) throw new RunError("rate_limited", refusal.message, refusal.code !== "rate_limited");
+  }
+
+  /** The most this run can cost: the history it sends, its prompt, and the longest answer allowed. */
+  private async worstCost(run: RunInfo): Promise<number> {
+    const { view, invoker, config } = this.parts;
+    const model = await invoker.modelInfo(run.model);
+    const history = view.before(this.message!.parentId).turns.reduce((n, t) => n + estimateTokens(t.message), 0);
+    const inputTokens = Math.min(run.contextWindow, history + Math.ceil(run.content.length / 4) + PROMPT_ALLOWANCE_TOKENS);
+    return costUsd(run.model, { ...emptyUsage(), inputTokens, outputTokens: Math.min(config.maxOutputTokens, model.maxOutputTokens) });
   }
 
   /**

@@ -1,118 +1,131 @@
-// A user's spend today (UTC), held against USER_DAILY_COST_USD before a message is accepted. The
-// total is D1's (agent_runs across all the user's threads), read in each run's after-flush and kept in
-// the object's cache, plus the costs of this thread's runs since that read. A post waits on D1 only
-// when the object holds no total for today, or the user is within NEAR of the cap and the total is
-// older than step0FreshMs. Otherwise what the user's other threads spent reaches this one with its
-// next run's flush: a user passes the cap by at most one run per thread (and the runs under way).
-import { and, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { agentRuns } from "../db/schema";
+// A user's spend today (UTC), held against USER_DAILY_COST_USD. The user's object keeps the ledger
+// (worker/user/); this thread holds the total it last answered, plus its own runs' costs that have
+// not reached it yet. Far from the cap (under NEAR of it) a post or a run asks nothing: no round trip.
+// Nearer, a post asks the user's object for the total, and a run reserves its worst-case cost there
+// before its model request, so runs started at once pass the cap by at most one run's cost in all. A
+// total that cannot be learned is never $0: while a cap is set, the post or the run is refused.
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { DAY_MS, utcDayStart } from "../lib/time";
+import type { UserApi } from "../user/stub";
 import type { RoomError } from "./room-reply";
-import { scalarOf, statementOf, type BatchRead } from "../db/batch";
 import type { CacheStore } from "./store/cache";
 
-const KEY = "spend";
+const HELD = "spend";
+const PENDING = "spend-pending";
 const NEAR = 0.8;
 
 interface Held {
   ownerId: string;
   day: number;
   usd: number;
-  fetchedAt: number;
 }
 
+/** A run of this thread whose cost the user's object has not acknowledged yet. */
+interface Pending {
+  runId: string;
+  threadId: string;
+  at: number;
+  usd: number;
+}
 
 export class SpendGuard {
-  private held: Held | null = null;
-  /** This thread's run costs not yet in `held` (a read that began before they ended missed them). */
-  private local: { at: number; usd: number }[] = [];
-  private reading: Promise<void> | null = null;
+  private held: Held | null;
+  private pending: Pending[];
+  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly store: CacheStore,
-    private readonly db: Db,
-    private readonly config: Pick<Config, "dailyCostUsd" | "step0FreshMs">,
+    private readonly user: (ownerId: string) => UserApi,
+    private readonly config: Pick<Config, "dailyCostUsd">,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.held = store.get<Held>(HELD)?.value ?? null;
+    this.pending = store.get<Pending[]>(PENDING)?.value ?? [];
+  }
 
-  /** null: the user may start a run now; else the refusal, naming the cap and when it resets. */
+  /** For a post: null, or the refusal (the cap reached, or the total unknown). */
   async check(ownerId: string, now = Date.now()): Promise<RoomError | null> {
     const cap = this.config.dailyCostUsd;
     if (cap === null) return null;
-    let spent = this.spentToday(ownerId, now);
-    const stale = (spent ?? 0) >= cap * NEAR && now - (this.held?.fetchedAt ?? 0) > this.config.step0FreshMs;
-    if (spent === null || stale) {
-      // Posts that arrive together share one read.
-      this.reading ??= this.readNow(ownerId, now).finally(() => (this.reading = null));
-      await this.reading;
-      spent = this.spentToday(ownerId, now) ?? 0;
+    let spent = this.known(ownerId, now);
+    if (spent === null || spent >= cap * NEAR) {
+      try {
+        await this.flush(ownerId);
+        this.hold(ownerId, (await this.user(ownerId).spend(ownerId)).spentUsd, now);
+        spent = this.known(ownerId, now)!;
+      } catch (err) {
+        return this.unknown(err);
+      }
     }
-    if (spent < cap) return null;
-    const retryAfterSec = Math.ceil((utcDayStart(now) + DAY_MS - now) / 1000);
-    return {
-      code: "rate_limited",
-      message: `You have reached your daily spend cap of $${cap.toFixed(2)} (spent $${spent.toFixed(2)} today); it resets at 00:00 UTC`,
-      retryAfterSec,
-    };
-  }
-
-  private async readNow(ownerId: string, now: number): Promise<void> {
-    const read = this.read(ownerId, now);
-    try {
-      read.apply(await this.db.$client.batch(read.statements));
-    } catch (err) {
-      // D1 away: a cap is not worth refusing every post for; the next flush reads again.
-      this.logger.warn("spend could not be read; using what is held", { error: String(err) });
-    }
-  }
-
-  /** The user's spend today as far as this object knows; null when it holds no total for today. */
-  spentToday(ownerId: string, now = Date.now()): number | null {
-    const h = this.load();
-    if (!h || h.ownerId !== ownerId || h.day !== utcDayStart(now)) return null;
-    return h.usd + this.local.filter((l) => l.at >= h.fetchedAt).reduce((sum, l) => sum + l.usd, 0);
-  }
-
-  /** A run of this thread cost `usd`. */
-  add(usd: number, at = Date.now()): void {
-    if (this.config.dailyCostUsd === null || usd <= 0) return;
-    this.local.push({ at, usd });
+    return spent >= cap ? capReached(cap, spent, now) : null;
   }
 
   /**
-   * The read that refreshes the total, for every run's after-flush: one statement more in a batch that
-   * goes anyway, after the run's own rows, so the total includes them and the user's other threads.
+   * For a run about to call the model, whose cost is at most `worst()`: null, or the refusal. Near
+   * the cap it reserves that much with the user's object, which settles to the real cost after.
    */
-  revalidation(ownerId: string, now = Date.now()): BatchRead | null {
-    return this.config.dailyCostUsd === null ? null : this.read(ownerId, now);
+  async reserve(ownerId: string, run: { runId: string; threadId: string }, worst: () => Promise<number>, now = Date.now()): Promise<RoomError | null> {
+    const cap = this.config.dailyCostUsd;
+    if (cap === null) return null;
+    const spent = this.known(ownerId, now);
+    if (spent !== null && spent < cap * NEAR) return null;
+    try {
+      const worstUsd = await worst();
+      await this.flush(ownerId);
+      const reservation = await this.user(ownerId).reserve(ownerId, run, worstUsd, cap);
+      this.hold(ownerId, reservation.spentUsd, now);
+      return reservation.ok ? null : capReached(cap, reservation.spentUsd, now);
+    } catch (err) {
+      return this.unknown(err);
+    }
   }
 
-  private load(): Held | null {
-    if (!this.held) this.held = this.store.get<Held>(KEY)?.value ?? null;
-    return this.held;
+  /** A run of this thread cost `usd`; the user's object hears of it with `flush`. */
+  settled(run: Pending): void {
+    if (this.config.dailyCostUsd === null) return;
+    this.pending.push(run);
+    this.store.put(PENDING, this.pending, run.at);
   }
 
-  private read(ownerId: string, now: number): BatchRead {
-    const day = utcDayStart(now);
-    return {
-      statements: [
-        statementOf(
-          this.db.$client,
-          this.db
-            .select({ usd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)` })
-            .from(agentRuns)
-            .where(and(eq(agentRuns.ownerId, ownerId), gte(agentRuns.startedAt, day))),
-        ),
-      ],
-      apply: ([result]) => {
-        const usd = Number(scalarOf(result) ?? 0);
-        this.held = { ownerId, day, usd, fetchedAt: now };
-        this.local = this.local.filter((l) => l.at >= now);
-        this.store.put(KEY, this.held, now);
-      },
-    };
+  /** Tells the user's object this thread's costs; one flush at a time, a failed one kept for the next. */
+  flush(ownerId: string): Promise<void> {
+    this.flushing ??= this.settleAll(ownerId).finally(() => (this.flushing = null));
+    return this.flushing;
   }
+
+  private async settleAll(ownerId: string): Promise<void> {
+    while (this.pending.length) {
+      const run = this.pending[0];
+      const state = await this.user(ownerId).settle(ownerId, run, run.usd);
+      this.pending.shift();
+      this.store.put(PENDING, this.pending, Date.now());
+      this.hold(ownerId, state.spentUsd, Date.now());
+    }
+  }
+
+  /** Today's total as far as this object knows (the last answer and its own costs since); null: none. */
+  private known(ownerId: string, now: number): number | null {
+    const h = this.held;
+    if (!h || h.ownerId !== ownerId || h.day !== utcDayStart(now)) return null;
+    return h.usd + this.pending.filter((p) => p.at >= h.day).reduce((sum, p) => sum + p.usd, 0);
+  }
+
+  private hold(ownerId: string, usd: number, now: number): void {
+    this.held = { ownerId, day: utcDayStart(now), usd };
+    this.store.put(HELD, this.held, now);
+  }
+
+  private unknown(err: unknown): RoomError {
+    this.logger.warn("spend could not be learned; refusing while a cap is set", { error: String(err) });
+    return { code: "unavailable", message: "Your spend today could not be checked against your daily cap; try again shortly", retryAfterSec: 5 };
+  }
+}
+
+function capReached(cap: number, spent: number, now: number): RoomError {
+  return {
+    code: "rate_limited",
+    message: `You have reached your daily spend cap of $${cap.toFixed(2)} (spent $${spent.toFixed(2)} today); it resets at 00:00 UTC`,
+    retryAfterSec: Math.ceil((utcDayStart(now) + DAY_MS - now) / 1000),
+  };
 }

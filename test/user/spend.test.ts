@@ -1,0 +1,63 @@
+// The spend cap held by the user's object: runs started at once near the cap reserve their worst case
+// there before their model request, so together they pass the cap by at most one run's cost; and a
+// spend that cannot be learned never counts as $0 (USER_DAILY_COST_USD is 50 in the test bindings).
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { ThreadRoom } from "../../worker/thread/room";
+import { userStub } from "../../worker/user/stub";
+import { marker, script, settle, upstreamRequests } from "../helpers";
+import { createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
+
+const CAP = 50;
+const roomOf = (id: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
+
+/** A cost recorded in D1 today, before the user's object kept the ledger: it reads it once. */
+async function spentBefore(userId: string, usd: number) {
+  await env.DB.prepare(
+    "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', ?, 'completed', ?)",
+  )
+    .bind(`run_${crypto.randomUUID()}`, userId, usd, Date.now())
+    .run();
+}
+
+describe("the spend cap, held by the user's object", () => {
+  it("lets 20 runs started at once near the cap pass it by at most one run's cost in all", async () => {
+    const { users, as, tokenEnv } = tokenUsers("crowd");
+    const call = as(users.crowd);
+    await spentBefore(users.crowd.id, 49.5);
+    const m = marker("crowd");
+    // Each answer costs $0.12 (8,000 output tokens on Sonnet); without reservations all 20 ran: $51.90.
+    await script(m, Array.from({ length: 20 }, () => ({ kind: "text" as const, text: "An answer.", usage: { output_tokens: 8_000 } })));
+    const threads = await Promise.all(Array.from({ length: 20 }, () => createThreadVia(call)));
+    const sockets = await Promise.all(threads.map((t) => openSocketVia(tokenEnv, `/api/threads/${t.id}/ws`, { authorization: `Bearer ${users.crowd.token}` })));
+    const posted = await Promise.all(threads.map((t) => call(`/api/threads/${t.id}/messages`, { body: { content: `go ${m}` } })));
+    expect(posted.every((r) => r.status === 202)).toBe(true);
+    await Promise.all(sockets.map((s) => s.waitForRunEnd(1, 20_000)));
+    await settle();
+    const ended = sockets.map((s) => s.events().find((f) => f.event === "pipeline:complete" || f.event === "pipeline:error")!);
+    const refused = ended.filter((f) => f.event === "pipeline:error");
+    expect(refused.length).toBeGreaterThan(0);
+    for (const f of refused) expect(f.data).toMatchObject({ code: "rate_limited", retryable: false, message: expect.stringContaining("$50.00") });
+    const ran = ended.length - refused.length;
+    expect(await upstreamRequests(m)).toHaveLength(ran);
+    const { spentUsd } = await userStub(env, users.crowd.id).spend(users.crowd.id);
+    // Each run's real cost is its $0.12 of output and a little input: all of it is in the ledger.
+    expect(ran).toBeGreaterThan(0);
+    expect(spentUsd).toBeGreaterThanOrEqual(49.5 + ran * 0.12);
+    expect(spentUsd).toBeLessThanOrEqual(CAP + 0.13);
+    for (const s of sockets) s.close();
+  });
+
+  it("refuses a post near the cap while the user's object cannot be reached: an unknown spend is never $0", async () => {
+    const { users, as } = tokenUsers("unknown");
+    const call = as(users.unknown);
+    await spentBefore(users.unknown.id, 45);
+    const thread = await createThreadVia(call);
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = true));
+    const refused = await expectError(await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } }), 503, "unavailable");
+    expect(refused.message).toMatch(/could not be checked/);
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello again" } })).status).toBe(202);
+    await settle();
+  });
+});

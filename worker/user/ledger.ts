@@ -1,0 +1,48 @@
+// The user's spend ledger, in their object's SQLite: a row per run, its cost once it is known, or
+// what it reserved while it runs near the cap. One writer, so a reservation is checked and taken
+// in one step: runs started at once cannot all pass the cap.
+import { utcDayStart, DAY_MS } from "../lib/time";
+
+export interface SpendState {
+  /** What the user spent today (UTC), reservations of runs under way included. */
+  spentUsd: number;
+}
+
+export type Reservation = ({ ok: true } | { ok: false }) & SpendState;
+
+export class SpendLedger {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS ledger (
+      run_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, at INTEGER NOT NULL, usd REAL NOT NULL, reserved INTEGER NOT NULL
+    )`);
+    sql.exec("CREATE INDEX IF NOT EXISTS ledger_at ON ledger (at)");
+  }
+
+  today(now = Date.now()): SpendState {
+    const { usd } = this.sql.exec<{ usd: number | null }>("SELECT sum(usd) AS usd FROM ledger WHERE at >= ?", utcDayStart(now)).one();
+    return { spentUsd: usd ?? 0 };
+  }
+
+  /** Holds `usd` for a run if today's spend stays within `capUsd` with it; else holds nothing. */
+  reserve(runId: string, threadId: string, usd: number, capUsd: number, now = Date.now()): Reservation {
+    const { spentUsd } = this.today(now);
+    if (spentUsd + usd > capUsd) return { ok: false, spentUsd };
+    this.sql.exec("INSERT OR IGNORE INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?, ?, ?, ?, 1)", runId, threadId, now, usd);
+    return { ok: true, spentUsd: this.today(now).spentUsd };
+  }
+
+  /** A run's real cost, in place of what it reserved; the same run settled again changes nothing. */
+  settle(runId: string, threadId: string, usd: number, at: number): SpendState {
+    this.sql.exec("INSERT OR REPLACE INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?, ?, ?, ?, 0)", runId, threadId, at, usd);
+    // Yesterday's rows answer nothing any more.
+    this.sql.exec("DELETE FROM ledger WHERE at < ?", utcDayStart(Date.now()) - DAY_MS);
+    return this.today();
+  }
+
+  /** Costs already recorded elsewhere (D1, before this ledger existed); a run it holds is kept as is. */
+  importSettled(rows: { runId: string; threadId: string; usd: number; at: number }[]): void {
+    for (const r of rows) {
+      this.sql.exec("INSERT OR IGNORE INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?, ?, ?, ?, 0)", r.runId, r.threadId, r.at, r.usd);
+    }
+  }
+}
