@@ -33,18 +33,16 @@ import { RoomStore, type FileRecord, type ListQuery, type ThreadRecord } from ".
 import { publicAttachment } from "./store/files";
 import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from "./store/thread-row";
 import { ThreadWriter } from "./writer";
-import { userStub, type UserApi } from "../user/stub";
+import { userStub } from "../user/stub";
 
 export class ThreadRoom extends DurableObject<Env> {
   private readonly store: RoomStore;
   private readonly writer: ThreadWriter;
   private readonly alarms: Alarms;
   private readonly d1Usage: D1Usage = newUsage();
-  /** Tests: `down` makes every D1 round trip of this object fail; `delayMs` slows each. */
+  // What tests reach in for: D1 down or slow, the limiter on posts (a tight one), the owner's object away.
   readonly d1Faults = { down: false, delayMs: 0 };
-  /** The per-user limit on posts (tests swap in a tight binding). */
   readonly limits: { posts?: RateLimit };
-  /** Tests: `down` makes the owner's object unreachable from this one. */
   readonly userFaults = { down: false };
   private readonly db: Db;
   private readonly mirror: Mirror;
@@ -71,7 +69,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.db = database(env, this.d1Usage, this.d1Faults);
     this.mirror = new Mirror(this.store.outbox, this.db.$client, this.d1Usage, this.alarms, logger);
     this.stepZero = new StepZero(this.store.cache, this.db, config, logger);
-    this.spend = new SpendGuard(this.store.cache, (owner) => this.userOf(env, owner), config, logger);
+    this.spend = new SpendGuard(this.store.cache, (owner) => userStub(env, owner, this.userFaults), config, logger);
     this.view = new ModelView(this.store);
     this.legacy = new LegacyImport(this.db, this.store, this.writer);
     const invoker = createInvoker(env, config);
@@ -291,17 +289,12 @@ export class ThreadRoom extends DurableObject<Env> {
     return t && t.id === who.threadId && t.ownerId === who.userId ? t : null;
   }
 
-  private userOf(env: Env, ownerId: string): UserApi {
-    if (this.userFaults.down) throw new Error("The user's object is unreachable (a test's fault)");
-    return userStub(env, ownerId);
-  }
-
   private afterRun(): Promise<Mirrored> {
     const owner = this.store.thread.get()?.ownerId;
     if (!owner || this.closing) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
     const flushed = this.mirror.afterRun(this.stepZero.revalidation(owner));
     this.ctx.waitUntil(flushed);
-    this.ctx.waitUntil(this.spend.flush(owner).catch((err) => consoleLogger("room").warn("spend not settled yet; kept for the next run", { error: String(err) })));
+    this.ctx.waitUntil(this.spend.settleLater(owner));
     return flushed;
   }
 }

@@ -94,6 +94,11 @@ export class SpendGuard {
     return this.flushing;
   }
 
+  /** `flush` after a run, off its way: a failure is kept for the next one and only logged. */
+  settleLater(ownerId: string): Promise<void> {
+    return this.flush(ownerId).catch((err) => this.logger.warn("spend not settled yet; kept for the next run", { error: String(err) }));
+  }
+
   private async settleAll(ownerId: string): Promise<void> {
     while (this.pending.length) {
       const run = this.pending[0];
