@@ -1,7 +1,7 @@
 // The spend cap held by the user's object: runs started at once near the cap reserve their worst case
 // there before their model request, so together they pass the cap by at most one run's cost; and a
 // spend that cannot be learned never counts as $0 (USER_DAILY_COST_USD is 50 in the test bindings).
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { userStub } from "../../worker/user/stub";
@@ -59,5 +59,29 @@ describe("the spend cap, held by the user's object", () => {
     await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello again" } })).status).toBe(202);
     await settle();
+  });
+
+  it("settles a run's cost the user's object missed when the alarm comes: the total catches up", async () => {
+    const { users, as, tokenEnv } = tokenUsers("missed");
+    const call = as(users.missed);
+    const thread = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.missed.token}` });
+    const m = marker("missed");
+    // $0.015 of output each, far from the cap: the thread asks the user's object nothing before a run.
+    await script(m, [1, 2].map(() => ({ kind: "text" as const, text: "Answered.", usage: { output_tokens: 1_000 } })));
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `one ${m}` } })).status).toBe(202);
+    await ws.waitForRunEnd(1);
+    await settle();
+    const first = (await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd;
+    expect(first).toBeGreaterThan(0.015);
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = true));
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `two ${m}` } })).status).toBe(202);
+    await ws.waitForRunEnd(2);
+    await settle();
+    expect((await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd).toBe(first);
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
+    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    expect((await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd).toBeGreaterThan(first + 0.015);
+    ws.close();
   });
 });

@@ -69,7 +69,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.db = database(env, this.d1Usage, this.d1Faults);
     this.mirror = new Mirror(this.store.outbox, this.db.$client, this.d1Usage, this.alarms, logger);
     this.stepZero = new StepZero(this.store.cache, this.db, config, logger);
-    this.spend = new SpendGuard(this.store.cache, (owner) => userStub(env, owner, this.userFaults), config, logger);
+    this.spend = new SpendGuard(this.store.cache, this.alarms, (owner) => userStub(env, owner, this.userFaults), config, logger);
     this.view = new ModelView(this.store);
     this.legacy = new LegacyImport(this.db, this.store, this.writer);
     const invoker = createInvoker(env, config);
@@ -272,9 +272,8 @@ export class ThreadRoom extends DurableObject<Env> {
     if (nextExpiry !== null) await this.alarms.request(nextExpiry);
     await this.queue.heartbeat();
     await this.mirror.onAlarm();
+    await this.spend.onAlarm(this.store.thread.get()?.ownerId);
   }
-
-  // --- inside ----------------------------------------------------------------------------------
 
   /** `fn` with the thread, if `who` may reach it; else not_found, as for a thread that does not exist. */
   private async withThread<T>(who: Caller, fn: (t: ThreadRecord) => RoomReply<T> | Promise<RoomReply<T>>): Promise<RoomReply<T>> {

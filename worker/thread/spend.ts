@@ -8,12 +8,14 @@ import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { DAY_MS, utcDayStart } from "../lib/time";
 import type { UserApi } from "../user/stub";
+import type { Alarms } from "./alarms";
 import type { RoomError } from "./room-reply";
 import type { CacheStore } from "./store/cache";
 
 const HELD = "spend";
 const PENDING = "spend-pending";
 const NEAR = 0.8;
+const SETTLE_RETRY_MS = 30_000;
 
 interface Held {
   ownerId: string;
@@ -36,12 +38,15 @@ export class SpendGuard {
 
   constructor(
     private readonly store: CacheStore,
+    private readonly alarms: Alarms,
     private readonly user: (ownerId: string) => UserApi,
     private readonly config: Pick<Config, "dailyCostUsd">,
     private readonly logger: Logger,
   ) {
     this.held = store.get<Held>(HELD)?.value ?? null;
     this.pending = store.get<Pending[]>(PENDING)?.value ?? [];
+    // Costs a restart left unacknowledged go again by the alarm, even if no run comes.
+    if (this.pending.length) void alarms.request(Date.now() + SETTLE_RETRY_MS);
   }
 
   /** For a post: null, or the refusal (the cap reached, or the total unknown). */
@@ -94,9 +99,19 @@ export class SpendGuard {
     return this.flushing;
   }
 
-  /** `flush` after a run, off its way: a failure is kept for the next one and only logged. */
-  settleLater(ownerId: string): Promise<void> {
-    return this.flush(ownerId).catch((err) => this.logger.warn("spend not settled yet; kept for the next run", { error: String(err) }));
+  /** `flush` after a run, off its way: what fails is kept, and the alarm tries it again. */
+  async settleLater(ownerId: string): Promise<void> {
+    try {
+      await this.flush(ownerId);
+    } catch (err) {
+      this.logger.warn("spend not settled yet; the alarm tries again", { error: String(err), pending: this.pending.length });
+      await this.alarms.request(Date.now() + SETTLE_RETRY_MS);
+    }
+  }
+
+  /** The alarm's turn: costs the user's object has not acknowledged go again. */
+  async onAlarm(ownerId: string | undefined): Promise<void> {
+    if (ownerId && this.pending.length) await this.settleLater(ownerId);
   }
 
   private async settleAll(ownerId: string): Promise<void> {
