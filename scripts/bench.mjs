@@ -11,7 +11,7 @@
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
 import { compare } from "./bench/compare.mjs";
-import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads } from "./bench/scenarios.mjs";
+import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -81,10 +81,22 @@ async function measure(upstream, vars, { withFanout }) {
 const fmt = (v) => (v === undefined ? "-" : v >= 100 ? v.toFixed(0) : Number.isInteger(v) ? String(v) : v.toFixed(1));
 const cell = (s) => (s.pair ? `${fmt(s.median)}, ${s.p95}` : `${fmt(s.median)} / ${fmt(s.p95)}`);
 
+/** The spend cap under 20 runs started at once, on an app of its own with a $1 cap. */
+async function capped(upstream) {
+  const app = await startApp(upstream.url, { USER_DAILY_COST_USD: "1" });
+  try {
+    const { pastUsd, ran } = await spendPastCap(app.base, upstream, 1);
+    return { median: Number(pastUsd.toFixed(3)), p95: ran, n: 20, pair: true };
+  } finally {
+    app.stop();
+  }
+}
+
 /** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
 async function table(upstream) {
   console.log(`bench: ${opts.runs} runs, ${opts.tokens} tokens per answer, ${opts.tokenDelayMs} ms between tokens upstream\n`);
   const base = await measure(upstream, {}, { withFanout: true });
+  base.rows.push(["spend past the cap, 20 runs at once (USD), runs that ran", await capped(upstream)]);
   const slow = d1Latency ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
   const width = Math.max(...base.rows.map(([name]) => name.length));
   const head = ["median / p95", ...(slow ? [`with D1 +${d1Latency} ms`] : []), "samples"];

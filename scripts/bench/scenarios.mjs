@@ -181,3 +181,29 @@ export async function cacheablePrefix(base, upstream, turns = 10) {
   }
   return shares;
 }
+
+/**
+ * A user at 84 % of a $1 daily cap starts 20 runs at once ($0.12 each): how far past the cap the
+ * day's spend ends (USD), and how many of the runs ran. Without reservations all 20 ran ($2.24 past).
+ */
+export async function spendPastCap(base, upstream, capUsd) {
+  const first = await api(base, "/api/threads", { name: "bench spend" });
+  const opening = await openSocket(base, first.thread.id);
+  const costly = `[[spend-${Math.random()}]]`;
+  await script(upstream, costly, [{ kind: "text", text: "An expensive answer.", usage: { output_tokens: 56_000 } }]);
+  await api(base, `/api/threads/${first.thread.id}/messages`, { content: costly });
+  await waitForEnds(opening, 1);
+  opening.ws.close();
+  await new Promise((r) => setTimeout(r, 500)); // its cost reaches the user's object after the run
+  const threads = await Promise.all(Array.from({ length: 20 }, (_, i) => api(base, "/api/threads", { name: `bench spend ${i}` })));
+  const sockets = await Promise.all(threads.map(({ thread }) => openSocket(base, thread.id)));
+  const match = `[[spend-many-${Math.random()}]]`;
+  await script(upstream, match, Array.from({ length: 20 }, () => ({ kind: "text", text: "An answer.", usage: { output_tokens: 8_000 } })));
+  await Promise.all(threads.map(({ thread }) => api(base, `/api/threads/${thread.id}/messages`, { content: match })));
+  await Promise.all(sockets.map((s) => waitForEnds(s, 1)));
+  const ran = sockets.filter((s) => s.ends[0].event === "pipeline:complete").length;
+  for (const s of sockets) s.ws.close();
+  await new Promise((r) => setTimeout(r, 1_000)); // the runs' rows reach D1 after them
+  const { limits } = await api(base, "/api/metrics");
+  return { pastUsd: Math.max(0, limits.spentTodayUsd - capUsd), ran };
+}
