@@ -25,6 +25,9 @@ function must(name) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A thread's socket, as a page opens it (for page.routeWebSocket). */
+export const THREAD_SOCKET = /\/api\/threads\/[^/]+\/ws/;
+
 /** A string that appears nowhere else: the fake upstream answers a request holding it with its script. */
 export const marker = (label = "m") => `[[${label}-${randomUUID().slice(0, 8)}]]`;
 

@@ -14,6 +14,7 @@ import {
   script,
   send,
   sleep,
+  THREAD_SOCKET,
   until,
   upstreamRequests,
   useBrowser,
@@ -24,8 +25,6 @@ import {
 
 const { it, newPage } = useBrowser();
 
-const SOCKET = /\/api\/threads\/[^/]+\/ws/;
-
 /**
  * Passes the page's thread sockets through to the Worker, noting each `send` frame. After `cutNext()`,
  * the next send reaches the server, but nothing the server sends back reaches the page: the page's
@@ -33,7 +32,7 @@ const SOCKET = /\/api\/threads\/[^/]+\/ws/;
  */
 async function cuttableSockets(page) {
   const state = { opened: 0, sends: [], held: [], cutArmed: false, cutDone: false };
-  await page.routeWebSocket(SOCKET, (ws) => {
+  await page.routeWebSocket(THREAD_SOCKET, (ws) => {
     state.opened++;
     const server = ws.connectToServer();
     let holding = false;

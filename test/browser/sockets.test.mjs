@@ -14,6 +14,7 @@ import {
   screenshot,
   script,
   send,
+  THREAD_SOCKET,
   signIn,
   until,
   useBrowser,
@@ -24,8 +25,6 @@ import { OFFLINE_USERS } from "./offline-app.mjs";
 
 const { it, newPage } = useBrowser();
 
-const SOCKET = /\/api\/threads\/[^/]+\/ws/;
-
 /**
  * Passes the page's thread sockets through to the Worker, keeping each one (`ws.url()`, and
  * `ws.close()` to close it from the server's side as the Worker would), and notes in order the
@@ -34,7 +33,7 @@ const SOCKET = /\/api\/threads\/[^/]+\/ws/;
 async function watchSockets(page) {
   const sockets = [];
   const steps = [];
-  await page.routeWebSocket(SOCKET, (ws) => {
+  await page.routeWebSocket(THREAD_SOCKET, (ws) => {
     sockets.push(ws);
     steps.push("socket");
     ws.connectToServer();
