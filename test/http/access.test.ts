@@ -28,14 +28,6 @@ async function jwt(claims: Record<string, unknown>, kid = "kid-1", key = keys.pr
 const now = () => Math.floor(Date.now() / 1000);
 const valid = (extra: Record<string, unknown> = {}) => ({ iss: TEAM, aud: [AUD], email: "ada@example.com", exp: now() + 600, iat: now(), ...extra });
 
-function serveCerts() {
-  const real = globalThis.fetch;
-  return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (url === `${TEAM}/cdn-cgi/access/certs`) return Response.json({ keys: [publicJwk] });
-    return real(input as RequestInfo, init);
-  });
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -49,18 +41,24 @@ const newKeys = async () =>
     ["sign", "verify"],
   )) as CryptoKeyPair;
 
-/** The team's certs endpoint serving `published()` (read at each fetch), counting the fetches. */
-function serveRotatingCerts(published: () => JsonWebKey[]) {
+/** The team's certs endpoint answering `respond()` (called at each fetch), counting the fetches. */
+function serveCertsWith(respond: () => Response) {
   const real = globalThis.fetch;
   const fetched = { count: 0 };
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
     fetched.count++;
-    return Response.json({ keys: published() });
+    return respond();
   });
   return fetched;
 }
+
+/** The team's certs endpoint serving our key. */
+const serveCerts = () => serveCertsWith(() => Response.json({ keys: [publicJwk] }));
+
+/** The team's certs endpoint serving `published()` (read at each fetch), counting the fetches. */
+const serveRotatingCerts = (published: () => JsonWebKey[]) => serveCertsWith(() => Response.json({ keys: published() }));
 
 const asAccess = (token: string, path = "/api/threads", opts: Record<string, unknown> = {}) =>
   callApp(accessEnv, path, { ...opts, headers: { "cf-access-jwt-assertion": token, ...((opts.headers as object) ?? {}) } });
@@ -147,12 +145,7 @@ describe("AUTH_MODE=access: what a token must be", () => {
 describe("AUTH_MODE=access: when the certs endpoint fails", () => {
   it("serves the last good keys for a bounded while, trying again once a minute, and refuses past it", async () => {
     let answer: "keys" | "error" | "throw" = "keys";
-    const real = globalThis.fetch;
-    const fetched = { count: 0 };
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
-      fetched.count++;
+    const fetched = serveCertsWith(() => {
       if (answer === "throw") throw new TypeError("network connection lost");
       return answer === "error" ? new Response("bad gateway", { status: 502 }) : Response.json({ keys: [publicJwk] });
     });

@@ -33,6 +33,29 @@ function runsOf(frames: Frame[]) {
   return [...runs.values()].map((r) => r.ends[0]);
 }
 
+/**
+ * A plugin that handles the commands `handles` at once and never finishes `stallOn`'s (`stalled`
+ * resolves once it has begun it), so a restart can come between a stored answer and its end event.
+ */
+function stallingOn(stallOn: string, handles: string[] = []) {
+  let begun!: () => void;
+  const stalled = new Promise<void>((resolve) => (begun = resolve));
+  const plugin: PluginDefinition = {
+    name: `stalling-on-${stallOn}`,
+    version: "1",
+    hookTimeoutMs: { onCommand: 60_000 },
+    register: () => ({
+      onCommand: (c) => {
+        if (handles.includes(c.name)) return true;
+        if (c.name !== stallOn) return false;
+        begun();
+        return new Promise<boolean>(() => {});
+      },
+    }),
+  };
+  return { plugin, stalled };
+}
+
 const runsEnded = (frames: Frame[]) => frames.filter((x) => x.event === "pipeline:complete" || x.event === "pipeline:error").length;
 
 const answersOf = async (threadId: string) =>
@@ -106,20 +129,7 @@ describe("a restart at each step boundary of a run", () => {
   it("after the answer is stored, before its end event: complete, with one answer and no interrupted", async () => {
     // A command in the answer is taken after the answer is stored and before the end event; this
     // plugin's command handler never finishes, so the restart comes exactly in between.
-    let stalled!: () => void;
-    const inCommand = new Promise<void>((resolve) => (stalled = resolve));
-    const stuck: PluginDefinition = {
-      name: "stuck-on-a-command",
-      version: "1",
-      hookTimeoutMs: { onCommand: 60_000 },
-      register: () => ({
-        onCommand: (c) => {
-          if (c.name !== "stall") return false;
-          stalled();
-          return new Promise<boolean>(() => {});
-        },
-      }),
-    };
+    const { plugin: stuck, stalled: inCommand } = stallingOn("stall");
     await withPlugin(stuck, async () => {
       const thread = await createThread();
       const m = marker();
@@ -142,21 +152,7 @@ describe("a restart at each step boundary of a run", () => {
   it("after a command was handled, before the next one finished: the end event reports the handled one", async () => {
     // The stored end follows each command: a restart during the second reports the first as handled
     // (and the second as neither: it never finished), as the live event would have.
-    let stalled!: () => void;
-    const inSecond = new Promise<void>((resolve) => (stalled = resolve));
-    const commands: PluginDefinition = {
-      name: "two-commands",
-      version: "1",
-      hookTimeoutMs: { onCommand: 60_000 },
-      register: () => ({
-        onCommand: (c) => {
-          if (c.name === "first") return true;
-          if (c.name !== "second") return false;
-          stalled();
-          return new Promise<boolean>(() => {});
-        },
-      }),
-    };
+    const { plugin: commands, stalled: inSecond } = stallingOn("second", ["first"]);
     await withPlugin(commands, async () => {
       const thread = await createThread();
       const m = marker();
