@@ -7,6 +7,16 @@ export const MAX_INSTRUCTIONS_CHARS = 20_000;
 export const MAX_CONTEXT_FILE_CHARS = 200_000;
 /** The folder of the owner's context files that the memory tool works on: the assistant's own notes. */
 export const MEMORY_DIR = "memories";
+
+/** A context file's path: relative, of plain segments (no empty, dot or dot-dot segments, no backslashes). */
+export function isContextPath(path: string): boolean {
+  return (
+    path.length > 0 &&
+    path.length <= 200 &&
+    !path.includes("\\") &&
+    path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && /^[\w.@ -]+$/.test(seg))
+  );
+}
 /** GET messages' default page, and the branch a thread:updated carries after a branch change. */
 export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;

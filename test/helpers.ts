@@ -4,6 +4,7 @@ import type { ThreadRoom } from "../worker/thread/room";
 import type { Step } from "./fake-upstream/server.mjs";
 
 export { env };
+import type { UserRoom } from "../worker/user/room";
 
 export interface ApiOptions {
   method?: string;
@@ -176,4 +177,10 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, time
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs}ms: ${JSON.stringify(v).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A user's object (their directory, search, usage, files, tasks), for the test to read what it holds. */
+export function userObject(userId: string): DurableObjectStub<UserRoom> {
+  const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
+  return users.get(users.idFromName(userId));
 }

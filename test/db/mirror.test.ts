@@ -5,11 +5,14 @@ import { describe, expect, it } from "vitest";
 import { database } from "../../worker/db/client";
 import { mirrorStatements, type MirrorRows } from "../../worker/db/mirror";
 import { messages, metrics } from "../../worker/db/schema";
+import type { MirrorTable, OutboxEntry } from "../../worker/lib/outbox";
 import { env } from "../helpers";
 import { countRows, insertThread } from "../http/util";
 
-const none: MirrorRows = { threads: [], messages: [], agent_runs: [], metrics: [] };
-const flush = (rows: Partial<MirrorRows>) => env.DB.batch(mirrorStatements(env.DB, { ...none, ...rows }));
+/** Rows as an outbox holds them (the key is the outbox's, unused by the statements). */
+const entriesOf = (rows: Partial<MirrorRows>): OutboxEntry[] =>
+  Object.entries(rows).flatMap(([table, list]) => list.map((row, i) => ({ id: i, table: table as MirrorTable, key: String(i), row: row as Record<string, unknown> })));
+const flush = (rows: Partial<MirrorRows>) => env.DB.batch(mirrorStatements(env.DB, entriesOf(rows)));
 
 function message(threadId: string, id: string, fields: Partial<MirrorRows["messages"][number]> = {}): MirrorRows["messages"][number] {
   return { id, threadId, role: "assistant", kind: "text", source: "assistant", content: `text of ${id}`, model: "claude-sonnet-4-6", metadata: { runId: "run_1", usage: { inputTokens: 3 } }, clientMessageId: null, parentId: null, createdAt: 1_000, ...fields };
@@ -36,7 +39,7 @@ describe("mirror statements", () => {
   it("split a flush past D1's 100 parameters into several statements, and lose no row", async () => {
     const threadId = await insertThread({ ownerId: "mirror-user" });
     const many = Array.from({ length: 25 }, (_, i) => message(threadId, `msg_many_${threadId}_${i}`));
-    const statements = mirrorStatements(env.DB, { ...none, messages: many });
+    const statements = mirrorStatements(env.DB, entriesOf({ messages: many }));
     expect(statements.length).toBe(Math.ceil(25 / Math.floor(100 / 11)));
     await env.DB.batch(statements);
     expect(await countRows("messages", "thread_id = ?", threadId)).toBe(25);

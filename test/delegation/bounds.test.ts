@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseDelegateArgs } from "../../worker/plugins/delegation/commands";
 import { roomStub } from "../../worker/thread/room-stub";
-import { api, createThread, env, marker, messagesOf, script, settle, Socket } from "../helpers";
+import { api, createThread, env, marker, messagesOf, script, settle, Socket, userObject } from "../helpers";
 import { createThreadVia, openSocketVia, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
@@ -16,12 +16,11 @@ describe("tasks per user and day", () => {
     const parent = await createThreadVia(call);
     // 100 tasks today already: the default cap.
     const now = Date.now();
-    const insert = env.DB.prepare(
-      "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, status, prompt, max_iterations, created_at, updated_at) VALUES (?, ?, ?, ?, 'completed', 'p', 1, ?, ?)",
-    );
-    await env.DB.batch(
-      Array.from({ length: 100 }, (_, i) => insert.bind(`task_bound_${users.delegator.id}_${i}`, users.delegator.id, parent.id, parent.id, now - i, now - i)),
-    );
+    const owner = userObject(users.delegator.id);
+    for (let i = 0; i < 100; i++) {
+      const row = { id: `task_bound_${i}`, ownerId: users.delegator.id, threadId: parent.id, parentThreadId: parent.id, status: "completed" as const, prompt: "p", result: null, model: null, depth: 1, maxIterations: 1, currentIteration: 1, costUsd: 0, verdict: null, createdAt: now - i, updatedAt: now - i };
+      expect((await owner.createTask(users.delegator.id, row, { perThread: 1_000, perDay: 1_000 })).ok).toBe(true);
+    }
     const ws = await openSocketVia(tokenEnv, `/api/threads/${parent.id}/ws`, { authorization: `Bearer ${users.delegator.token}` });
     const [p, c] = [marker("p"), marker("c")];
     await script(p, [{ kind: "text", text: `On it.\n/delegate one more ${c}` }]);
@@ -29,8 +28,7 @@ describe("tasks per user and day", () => {
     await ws.waitForRunEnd();
     const texts = await (await call(`/api/threads/${parent.id}/messages?kinds=text`)).json<any>();
     expect(texts.messages.map((m: any) => m.content)).toContain("Delegation refused: Daily task limit reached (100 a day); it resets at 00:00 UTC");
-    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE owner_id = ?").bind(users.delegator.id).first<{ n: number }>())!;
-    expect(n).toBe(100);
+    expect(await owner.tasks(users.delegator.id, {})).toHaveLength(100);
     ws.close();
   });
 });

@@ -2,14 +2,15 @@
 // charged in one step: past either, a write is 413 too_large and nothing is stored, however many
 // writes come at once.
 import { describe, expect, it } from "vitest";
-import { callApp, env, expectError, tokenUsers, type Env } from "./util";
+import { callApp, expectError, tokenUsers, type Env } from "./util";
+import { userObject } from "../helpers";
 
 function quotaUser(files: number, bytes: number) {
   const { users, tokenEnv } = tokenUsers("writer");
   const quotaEnv: Env = { ...tokenEnv, USER_CONTEXT_FILES_MAX: String(files), USER_CONTEXT_BYTES_MAX: String(bytes) };
   const put = (path: string, content: string) => callApp(quotaEnv, `/api/context/${path}`, { method: "PUT", body: { content }, token: users.writer.token });
-  const stored = async () =>
-    (await env.DB.prepare("SELECT path, content FROM context_files WHERE owner_id = ? ORDER BY path").bind(users.writer.id).all<{ path: string; content: string }>()).results;
+  // What the user's object holds (the primary store; D1 gets it after).
+  const stored = async () => (await userObject(users.writer.id).contextForRun(users.writer.id)).map(({ path, content }) => ({ path, content }));
   return { put, stored };
 }
 

@@ -1,7 +1,7 @@
 // Attachments: uploaded to R2, checked, sent to the model byte for byte, deleted with their thread.
-import { env, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, createThread, marker, messagesOf, settle, Socket, upstreamRequests } from "../helpers";
+import { api, createThread, marker, messagesOf, settle, Socket, upstreamRequests, userObject } from "../helpers";
 import { callApp, countRows, expectError, tokenUsers } from "./util";
 
 afterEach(() => settle());
@@ -108,7 +108,8 @@ describe("refusals, with nothing stored", () => {
     const statuses = (await Promise.all(Array.from({ length: 8 }, put))).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 413)).toHaveLength(5);
-    const { used } = (await env.DB.prepare("SELECT coalesce(sum(bytes), 0) AS used FROM attachments WHERE owner_id = ?").bind(users.racer.id).first<{ used: number }>())!;
+    // What the user's object charged, as the quota's single writer.
+    const used = await runInDurableObject(userObject(users.racer.id) as unknown as DurableObjectStub, (room: DurableObject) => (room as unknown as { stored: { used(): number } }).stored.used());
     expect(used).toBe(PNG.byteLength * 3);
     const stored = await env.FILES.list({ prefix: `${users.racer.id}/` });
     expect(stored.objects).toHaveLength(3);

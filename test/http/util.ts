@@ -1,6 +1,9 @@
 // Helpers for the HTTP tests: the real Hono app under other auth modes, error-shape checks, and
 // direct D1 access for setup and for checking what was (or was not) stored.
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import type { Outflow } from "../../worker/thread/outflow";
+import type { ThreadRoom } from "../../worker/thread/room";
+import type { ThreadWriter } from "../../worker/thread/writer";
 import { expect } from "vitest";
 import { app } from "../../worker/http/app";
 import { Socket } from "../helpers";
@@ -155,8 +158,14 @@ export async function insertThread(row: {
   return id;
 }
 
+/** Moves a thread's last activity (in its object, which reports it to the owner's thread list). */
 export async function setLastActivity(threadId: string, lastActivity: number) {
-  await env.DB.prepare("UPDATE threads SET last_activity = ? WHERE id = ?").bind(lastActivity, threadId).run();
+  const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+  await runInDurableObject(room, async (r: ThreadRoom) => {
+    const inside = r as unknown as { writer: ThreadWriter; outflow: Outflow };
+    inside.writer.updateThread({ lastActivity });
+    await inside.outflow.reported();
+  });
 }
 
 export { env };

@@ -2,11 +2,11 @@
 // folder, notes kept across threads and seen on the Context page, and kept out of the injected context.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { database } from "../../worker/db/client";
-import { listContextFiles, putContextFile } from "../../worker/db/context-files";
-import { d1MemoryFiles } from "../../worker/plugins/memory";
+import { contextQuotaMessage, type ContextQuota } from "../../worker/lib/context-quota";
+import type { OwnerPort } from "../../worker/plugins/contract";
+import { ownerMemoryFiles } from "../../worker/plugins/memory";
 import { MemoryError, runMemoryCommand, storagePath, type MemoryFiles, type MemoryInput } from "../../worker/plugins/memory/commands";
-import { marker, script, upstreamRequests } from "../helpers";
+import { marker, script, upstreamRequests, userObject } from "../helpers";
 import { freshUser, newThread } from "./util";
 
 /** The commands' files in a Map: the same rules, without D1. */
@@ -87,19 +87,33 @@ describe("memory commands", () => {
 
 const ROOMY = { files: 1_000, bytes: 1024 * 1024 };
 
-describe("the memory tool's files in D1", () => {
+
+/** The owner's files in their object, as the plugin reaches them, within `quota` (the deployment's is larger). */
+function ownerFiles(owner: string, quota: ContextQuota = ROOMY): OwnerPort["files"] {
+  const user = userObject(owner);
+  return {
+    under: (prefix) => user.contextFilesUnder(owner, prefix),
+    get: (path) => user.contextFile(owner, path),
+    put: (path, content) => user.putContextFile(owner, path, content, quota),
+    remove: (paths) => user.deleteContextFiles(owner, paths),
+  };
+}
+
+const paths = async (owner: string) => (await userObject(owner).contextFiles(owner)).map((f) => f.path);
+
+describe("the memory tool's files in the owner's object", () => {
   it("a folder's listing and delete reach the paths under it exactly: no other case, no `_` as any character", async () => {
     const owner = `memory-prefix-${crypto.randomUUID()}`;
-    const db = database(env);
     const others = ["memories/A_B/upper.md", "memories/axb/wildcard.md", "memories/a_b.md"];
-    for (const path of ["memories/a_b/inside.md", ...others]) await putContextFile(db, owner, path, `text of ${path}`, ROOMY);
-    const files = d1MemoryFiles(db, owner, ROOMY);
+    const port = ownerFiles(owner);
+    for (const path of ["memories/a_b/inside.md", ...others]) await port.put(path, `text of ${path}`);
+    const files = ownerMemoryFiles(port, "over quota");
     expect(await files.list("memories/a_b/")).toEqual([{ path: "memories/a_b/inside.md", bytes: "text of memories/a_b/inside.md".length }]);
     const listing = (await run(files, { command: "view", path: "/memories/a_b" })).text;
     expect(listing).toContain("/memories/a_b/inside.md");
     for (const path of others) expect(listing).not.toContain(path);
     expect(await run(files, { command: "delete", path: "/memories/a_b" })).toEqual({ text: "Successfully deleted /memories/a_b", changed: ["memories/a_b/inside.md"] });
-    expect((await listContextFiles(db, owner)).map((f) => f.path)).toEqual([...others].sort());
+    expect(await paths(owner)).toEqual([...others].sort());
   });
 });
 
@@ -179,12 +193,11 @@ describe("the memory tool in runs", () => {
 
   it("a note that would pass the owner's quota is a tool error, and nothing is written", async () => {
     const owner = `memory-quota-${crypto.randomUUID()}`;
-    const db = database(env);
-    const files = d1MemoryFiles(db, owner, { files: 2, bytes: 100 });
+    const files = ownerMemoryFiles(ownerFiles(owner, { files: 2, bytes: 100 }), contextQuotaMessage({ files: 2, bytes: 100 }));
     expect((await run(files, { command: "create", path: "/memories/a.md", file_text: "first" })).changed).toEqual(["memories/a.md"]);
     expect((await run(files, { command: "create", path: "/memories/b.md", file_text: "second" })).changed).toEqual(["memories/b.md"]);
     await expect(run(files, { command: "create", path: "/memories/c.md", file_text: "third" })).rejects.toThrow(/2 files/);
     await expect(run(files, { command: "create", path: "/memories/a.md", file_text: "x".repeat(101) })).rejects.toThrow(/2 files or 0.1 KiB/);
-    expect((await listContextFiles(db, owner)).map((f) => [f.path, f.bytes])).toEqual([["memories/a.md", 5], ["memories/b.md", 6]]);
+    expect((await userObject(owner).contextFiles(owner)).map((f) => [f.path, f.bytes])).toEqual([["memories/a.md", 5], ["memories/b.md", 6]]);
   });
 });

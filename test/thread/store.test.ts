@@ -4,7 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { roomStub } from "../../worker/thread/room-stub";
-import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests } from "../helpers";
+import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests, userObject } from "../helpers";
 import { countRows, insertThread } from "../http/util";
 
 const stubOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
@@ -177,10 +177,13 @@ describe("threads from before the object was their store", () => {
 
 describe("step 0's cached inputs", () => {
   const systemText = (body: any) => (body.system ?? []).map((b: any) => b.text).join("\n");
-  const putDirect = (path: string, content: string) =>
-    env.DB.prepare("INSERT OR REPLACE INTO context_files (owner_id, path, content, bytes, updated_at) VALUES ('local', ?, ?, ?, ?)")
-      .bind(path, content, content.length, Date.now())
-      .run();
+  type UserInside = { files: { put(path: string, content: string, quota: { files: number; bytes: number }): unknown } };
+  /** Writes a file in the user's object without its push to the threads: a change no thread is told of. */
+  const putDirect = async (path: string, content: string) => {
+    await userObject("local").contextFiles("local");
+    const stub: DurableObjectStub = env.USER_ROOM.get(env.USER_ROOM.idFromName("local"));
+    await runInDurableObject(stub, (room: DurableObject) => void (room as unknown as UserInside).files.put(path, content, { files: 1_000, bytes: 1 << 24 }));
+  };
   /** Makes the object's copy of step 0's inputs `ageMs` old, as if read that long ago. */
   const age = (threadId: string, ageMs: number) =>
     inRoom(threadId, (room: any) => {

@@ -6,13 +6,26 @@
 // rest of a run's end put together.
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { agentRuns, messages, metrics, threads } from "./schema";
+import { isRemoval, type OutboxEntry } from "../lib/outbox";
+import type { Sink } from "../lib/outbox-flush";
+import type { BatchRead } from "./batch";
+import { agentRuns, contextFiles, messages, metrics, threads } from "./schema";
 
 export type MirrorRows = {
   threads: (typeof threads.$inferInsert)[];
   messages: (typeof messages.$inferInsert)[];
   agent_runs: (typeof agentRuns.$inferInsert)[];
   metrics: (typeof metrics.$inferInsert)[];
+  context_files: (typeof contextFiles.$inferInsert)[];
+};
+
+/** Each table's key, for upserts and removals. */
+const KEYS: { [T in keyof MirrorRows]: [SQLiteTable, SQLiteColumn[]] } = {
+  threads: [threads, [threads.id]],
+  messages: [messages, [messages.id]],
+  agent_runs: [agentRuns, [agentRuns.id]],
+  metrics: [metrics, [metrics.runId, metrics.name]],
+  context_files: [contextFiles, [contextFiles.ownerId, contextFiles.path]],
 };
 
 // D1 binds at most 100 parameters per statement.
@@ -79,11 +92,36 @@ function upserts<T extends SQLiteTable>(d1: D1Database, table: T, rows: T["$infe
   return out;
 }
 
-export function mirrorStatements(d1: D1Database, rows: MirrorRows): D1PreparedStatement[] {
-  return [
-    ...upserts(d1, threads, rows.threads, [threads.id]),
-    ...upserts(d1, messages, rows.messages, [messages.id]),
-    ...upserts(d1, agentRuns, rows.agent_runs, [agentRuns.id]),
-    ...upserts(d1, metrics, rows.metrics, [metrics.runId, metrics.name]),
-  ];
+/** A removal by key (a thread's takes its rows in other tables with it: the foreign keys cascade). */
+function removal(d1: D1Database, table: keyof MirrorRows, row: Record<string, unknown>): D1PreparedStatement {
+  const [t, keys] = KEYS[table];
+  const all = getTableColumns(t);
+  const fields = Object.keys(all).filter((f) => keys.includes(all[f] as SQLiteColumn));
+  const where = fields.map((f) => `${quote((all[f] as SQLiteColumn).name)} = ?`).join(" AND ");
+  return d1.prepare(`DELETE FROM ${quote(getTableName(t))} WHERE ${where}`).bind(...fields.map((f) => row[f] ?? null));
+}
+
+/** Parents before children for the upserts; removals last, so a row removed after a copy of it stays gone. */
+const ORDER: (keyof MirrorRows)[] = ["threads", "messages", "agent_runs", "metrics", "context_files"];
+
+export function mirrorStatements(d1: D1Database, entries: OutboxEntry[]): D1PreparedStatement[] {
+  const rows = Object.fromEntries(ORDER.map((t) => [t, [] as Record<string, unknown>[]])) as Record<keyof MirrorRows, Record<string, unknown>[]>;
+  const removals: D1PreparedStatement[] = [];
+  for (const e of entries) {
+    if (isRemoval(e.row)) removals.push(removal(d1, e.table, e.row));
+    else rows[e.table].push(e.row);
+  }
+  return [...ORDER.flatMap((t) => upserts(d1, KEYS[t][0], rows[t], KEYS[t][1])), ...removals];
+}
+
+/** D1 as an outbox's sink: the entries and the reads that ride along, in one batch. */
+export function d1Sink(d1: D1Database): Sink<BatchRead> {
+  return {
+    async write(entries, reads) {
+      const statements = [...mirrorStatements(d1, entries), ...(reads?.statements ?? [])];
+      if (statements.length === 0) return;
+      const results = await d1.batch(statements);
+      reads?.apply(results.slice(results.length - reads.statements.length));
+    },
+  };
 }

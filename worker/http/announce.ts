@@ -1,16 +1,18 @@
 import type { Context } from "hono";
+import { gt } from "drizzle-orm";
 import { database } from "../db/client";
-import { activeThreads } from "../db/threads";
+import { threads } from "../db/schema";
 import { configOf } from "../env";
 import { roomStub, type AppEnv } from "./app-env";
 
 /**
- * A plugin config or a context file changed in D1: the objects of the threads that ran recently
- * (of one owner, or of everyone) drop their cached copy, so the change applies from their next run.
- * Older objects' caches are past STEP0_MAX_AGE_MS anyway and are read again.
+ * A plugin config changed (an admin's change, for everyone): the objects of the threads that ran
+ * recently drop their step-0 copy, so the change applies from their next run. Older objects' copies
+ * are past STEP0_MAX_AGE_MS anyway and are read again. (A user's own files are announced by their
+ * object, to their threads.)
  */
-export async function announceChange(c: Context<AppEnv>, ownerId?: string): Promise<void> {
+export async function announceChange(c: Context<AppEnv>): Promise<void> {
   const since = Date.now() - configOf(c.env).step0MaxAgeMs;
-  const ids = await activeThreads(database(c.env), since, ownerId);
-  await Promise.allSettled(ids.map(async (id) => roomStub(c.env, id).invalidate()));
+  const rows = await database(c.env).select({ id: threads.id }).from(threads).where(gt(threads.lastActivity, since)).limit(1000);
+  await Promise.allSettled(rows.map(async ({ id }) => roomStub(c.env, id).invalidate()));
 }

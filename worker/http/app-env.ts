@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { isId } from "../lib/ids";
 import { roomStub as threadObject, type RoomApi } from "../thread/room-stub";
 import type { Caller, RoomReply } from "../thread/room-reply";
+import { userStub, type UserApi } from "../user/stub";
 import type { AuthVars } from "./auth";
 import { ApiError } from "./errors";
 
@@ -27,4 +28,18 @@ export function fromRoom<T>(reply: RoomReply<T>): T {
   if (reply.ok) return reply.value;
   const { code, message, retryAfterSec } = reply.error;
   throw new ApiError(code, message, {}, retryAfterSec !== undefined ? { "Retry-After": String(retryAfterSec) } : {});
+}
+
+/**
+ * A call to the caller's own object (their directory, search, usage, files, tasks). One it cannot
+ * answer (unreachable, or its first import from D1 failed) is 503: the user's data is never guessed.
+ */
+export async function askUser<T>(c: Context<AppEnv>, call: (user: UserApi, userId: string) => Promise<T>): Promise<T> {
+  try {
+    return await call(userStub(c.env, c.var.userId), c.var.userId);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer", requestId: c.var.requestId, error: String(err) }));
+    throw new ApiError("unavailable", "Your threads' index could not be reached; try again in a moment", {}, { "Retry-After": "5" });
+  }
 }

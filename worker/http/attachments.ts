@@ -1,14 +1,11 @@
 // Files sent with messages: the raw bytes in, checked (type, size, the user's quota), kept in R2, and
 // registered with the thread's object, which resolves them when a message names them.
 import { Hono, type Context } from "hono";
-import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { ATTACHMENT_TYPES, maxBytesFor, type AttachmentType } from "../../protocol";
-import { database, type Db } from "../db/client";
-import { attachments } from "../db/schema";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
-import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { matchesType } from "./sniff";
 import { queryParams } from "./validate";
@@ -39,19 +36,6 @@ async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array>
   return bytes;
 }
 
-/**
- * The file's row, charged against its owner's quota in one statement: D1 runs each statement alone,
- * so uploads made at once cannot pass the quota together. False: it would pass; nothing is written.
- */
-async function charge(db: Db, row: typeof attachments.$inferInsert, quota: number): Promise<boolean> {
-  const { id, ownerId, threadId, name, mediaType, bytes, r2Key, createdAt } = row;
-  const result = await db.run(sql`
-    INSERT INTO ${attachments} (id, owner_id, thread_id, name, media_type, bytes, r2_key, created_at)
-    SELECT ${id}, ${ownerId}, ${threadId}, ${name}, ${mediaType}, ${bytes}, ${r2Key}, ${createdAt}
-    WHERE (SELECT coalesce(sum(bytes), 0) FROM ${attachments} WHERE owner_id = ${ownerId}) + ${bytes} <= ${quota}`);
-  return result.meta.changes === 1;
-}
-
 /** A name safe for Content-Disposition: no quotes, slashes or control characters. */
 const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
 
@@ -68,22 +52,30 @@ export const attachmentRoutes = new Hono<AppEnv>()
     if (bytes.byteLength === 0) throw new ApiError("invalid_request", "The file is empty", { issues: [] });
     if (!matchesType(type as AttachmentType, bytes)) throw new ApiError("unsupported_media_type", `These bytes are not ${type}`);
 
-    const db = database(c.env);
-    const quota = configOf(c.env).userStorageQuotaBytes;
     const id = newId("att");
     const r2Key = `${who.userId}/${who.threadId}/${id}`;
     const file = { id, threadId: who.threadId, name: safeName(name ?? "file"), mediaType: type, bytes: bytes.byteLength, r2Key, createdAt: Date.now() };
-    if (!(await charge(db, { ...file, ownerId: who.userId }, quota))) {
+    // Charged against the quota by the user's object in one step, so uploads made at once cannot pass it together.
+    const quota = configOf(c.env).userStorageQuotaBytes;
+    if (!(await askUser(c, (user, userId) => user.chargeFile(userId, { ...file, ownerId: userId }, quota)))) {
       throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some threads' files first`);
     }
     try {
       await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
     } catch (err) {
-      // Not stored: the charge goes too, so a failed upload takes no quota and leaves no row.
-      await db.delete(attachments).where(eq(attachments.id, id));
+      // Not stored: the charge goes too, so a failed upload takes no quota and leaves no record.
+      await askUser(c, (user, userId) => user.releaseFile(userId, id));
       throw err;
     }
-    const attachment = fromRoom(await roomStub(c.env, who.threadId).addFile(who, file));
+    let attachment;
+    try {
+      attachment = fromRoom(await roomStub(c.env, who.threadId).addFile(who, file));
+    } catch (err) {
+      // The thread did not take it (deleted meanwhile, or away): no bytes and no charge are left behind.
+      await c.env.FILES.delete(r2Key);
+      await askUser(c, (user, userId) => user.releaseFile(userId, id));
+      throw err;
+    }
     return reply(c, "POST /api/threads/:id/attachments", { attachment }, 201);
   })
   .get("/:id/attachments/:attachmentId", async (c) => {
@@ -102,7 +94,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     });
   });
 
-/** A deleted thread's files in R2 (their rows in D1 go with the thread's cascade). */
+/** A deleted thread's files in R2 (their records go with the thread, in the user's object). */
 export async function deleteThreadFiles(c: Context<AppEnv>, ownerId: string, threadIds: string[]): Promise<void> {
   for (const threadId of threadIds) {
     const prefix = `${ownerId}/${threadId}/`;

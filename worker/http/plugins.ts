@@ -7,6 +7,7 @@ import { pluginConfigs } from "../db/schema";
 import { TOOL_SEPARATOR } from "../plugins/host";
 import { PLUGINS, syncPluginConfigs, type PluginConfig } from "../plugins/registry";
 import { announceChange } from "./announce";
+import { forgetPluginConfigs, rememberPluginConfigs } from "./plugin-configs";
 import { isAdmin } from "./auth";
 import { ApiError, notFound, zodIssues } from "./errors";
 import type { AppEnv } from "./app-env";
@@ -47,6 +48,7 @@ const adminOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const pluginRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const configs = await syncPluginConfigs(database(c.env));
+    rememberPluginConfigs(configs);
     return reply(c, "GET /api/plugins", { plugins: configs.map(describe) });
   })
   .patch("/:name", adminOnly, jsonBody("PATCH /api/plugins/:name", patchBody), async (c) => {
@@ -73,6 +75,7 @@ export const pluginRoutes = new Hono<AppEnv>()
       throw new ApiError("conflict", "The daily spend cap (USER_DAILY_COST_USD) counts on metrics; remove the cap first");
     }
     await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
+    forgetPluginConfigs();
     await announceChange(c);
     return reply(c, "PATCH /api/plugins/:name", { plugin: describe({ ...config, enabled, settings }) });
   });

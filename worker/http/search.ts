@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { database } from "../db/client";
-import { ftsQuery, searchMessages } from "../db/search";
-import type { AppEnv } from "./app-env";
+import { ftsQuery } from "../user/search";
+import { askUser, type AppEnv } from "./app-env";
 import { limitParam, queryParams } from "./validate";
 import { reply } from "./reply";
 
@@ -13,5 +12,5 @@ const query = z.object({
 
 export const searchRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { q, limit } = queryParams(c, query);
-  return reply(c, "GET /api/search", { results: await searchMessages(database(c.env), c.var.userId, q, limit) });
+  return reply(c, "GET /api/search", { results: await askUser(c, (user, userId) => user.search(userId, q, limit)) });
 });

@@ -1,17 +1,13 @@
 import { Hono } from "hono";
-import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
-import { database } from "../db/client";
-import { threads } from "../db/schema";
-import { toThread } from "../db/shapes";
-import { decodeCursor, listThreads, threadFamily } from "../db/threads";
+import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
-import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
 import { reply } from "./reply";
 
@@ -58,8 +54,8 @@ export const threadRoutes = new Hono<AppEnv>()
     const q = queryParams(c, listQuery);
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
     if (cursor === null) throw new ApiError("invalid_request", "Invalid cursor", { issues: [] });
-    const page = await listThreads(database(c.env), c.var.userId, { status: q.status, limit: q.limit, cursor });
-    return reply(c, "GET /api/threads", { threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+    const page = await askUser(c, (user, userId) => user.threads(userId, { status: q.status, limit: q.limit, cursor }));
+    return reply(c, "GET /api/threads", page);
   })
   .get("/:id", async (c) => reply(c, "GET /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
   .patch("/:id", jsonBody("PATCH /api/threads/:id", patchBody), async (c) => {
@@ -70,12 +66,12 @@ export const threadRoutes = new Hono<AppEnv>()
   .delete("/:id", async (c) => {
     const who = callerOf(c);
     fromRoom(await roomStub(c.env, who.threadId).get(who));
-    const db = database(c.env);
-    const family = await threadFamily(db, who.threadId);
-    // The objects first: once one is empty (and tombstoned) nothing can write its rows to D1 again.
+    // A thread the directory does not hold yet (its report still on the way) has no task threads.
+    const family = (await askUser(c, (user, userId) => user.family(userId, who.threadId))) ?? [who.threadId];
+    // The objects first: once one is empty (and tombstoned) nothing can report or mirror its rows again.
     await Promise.all(family.map((threadId) => roomStub(c.env, threadId).destroy({ threadId, userId: who.userId })));
     await deleteThreadFiles(c, who.userId, family);
-    await db.delete(threads).where(inArray(threads.id, family));
+    await askUser(c, (user, userId) => user.forget(userId, family));
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {

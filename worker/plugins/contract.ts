@@ -17,8 +17,7 @@ import type {
   Thread,
   Usage,
 } from "../../protocol";
-import type { Db } from "../db/client";
-import type { agentRuns, metrics } from "../db/schema";
+import type { agentRuns, metrics, TaskRow } from "../db/schema";
 import type { Env } from "../env";
 import type { BuiltinTool, InvokeResult, ToolOutcome } from "../invoker/types";
 import type { Logger } from "../lib/logger";
@@ -219,6 +218,8 @@ export interface SendOptions {
 
 /** A new thread made by a plugin (a task thread), created in its own object and recorded in D1. */
 export interface NewThread {
+  /** Its id, when the plugin needs it before the thread exists (a task is kept first). */
+  id?: string;
   ownerId: string;
   name: string;
   kind: Thread["kind"];
@@ -248,8 +249,8 @@ export interface TaskHooks {
 export interface PluginContext<S = Record<string, unknown>> {
   name: string;
   env: Env;
-  /** D1: the record across threads (tasks, context files); a thread's own rows go through `thread`. */
-  db: Db;
+  /** The owner's object: what spans the owner's threads (their files, their tasks). */
+  owner: OwnerPort;
   logger: Logger;
   /** This plugin's settings as now configured (validated by its schema). */
   readonly settings: S;
@@ -265,9 +266,29 @@ export interface PluginContext<S = Record<string, unknown>> {
   broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]): Promise<void>;
   /** The model, for a plugin's own short questions (a title, a verdict); each call is billed. */
   model: ModelPort;
-  /** Creates a thread in its own object; it is in D1 (the thread list) when this answers. */
+  /** Creates a thread in its own object; it is in the owner's thread list when this answers. */
   createThread(thread: NewThread): Promise<Thread>;
   tasks: TaskHooks;
+}
+
+/** The owner's files and tasks, kept by the owner's object (worker/user/), as plugins reach them. */
+export interface OwnerPort {
+  files: {
+    /** Paths that begin with `prefix`, exactly. */
+    under(prefix: string): Promise<{ path: string; bytes: number }[]>;
+    get(path: string): Promise<ContextFile | null>;
+    /** null: it would pass the owner's quota, and nothing is written. */
+    put(path: string, content: string): Promise<ContextFile | null>;
+    /** The paths that were there. */
+    remove(paths: string[]): Promise<string[]>;
+  };
+  tasks: {
+    /** Kept unless its parent has `perThread` tasks in progress or the owner `perDay` today. */
+    create(row: TaskRow, bounds: { perThread: number; perDay: number }): Promise<{ ok: true } | { ok: false; bound: "thread" | "day" }>;
+    get(id: string): Promise<TaskRow | null>;
+    ofThread(threadId: string): Promise<TaskRow | null>;
+    update(id: string, patch: Partial<TaskRow>): Promise<TaskRow | null>;
+  };
 }
 
 export interface PluginDefinition<S extends Record<string, unknown> = Record<string, unknown>> {

@@ -5,7 +5,7 @@ import { MAX_ATTACHMENT_BYTES_PER_MESSAGE, MAX_ATTACHMENTS_PER_MESSAGE, MESSAGE_
 import type { Config } from "../env";
 import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
-import type { Mirror } from "./mirror";
+import type { Outflow } from "./outflow";
 import type { PostInput } from "./post-input";
 import { ok, refuse, type RoomReply } from "./room-reply";
 import type { RunQueue } from "./run-queue";
@@ -38,7 +38,7 @@ interface IntakeDeps {
   events: Broadcaster;
   queue: RunQueue;
   spend: SpendGuard;
-  mirror: Mirror;
+  outflow: Outflow;
   config: Config;
   /** The per-user limit on a person's posts (the binding POST_LIMITER; tests swap in a tight one). */
   limits: { posts?: RateLimit };
@@ -140,7 +140,7 @@ export class Intake {
       this.announceBranch(thread);
       return thread;
     });
-    this.deps.waitUntil(this.deps.mirror.flush());
+    this.deps.waitUntil(this.deps.outflow.flush());
     return ok(publicThread(updated));
   }
 
@@ -159,7 +159,7 @@ export class Intake {
     }
     const message = store.transaction(() => this.store(t, input, files.map(publicAttachment), parentOf(), runs, branches));
     if (runs) this.deps.queue.wake();
-    else this.deps.waitUntil(this.deps.mirror.flush());
+    else this.deps.waitUntil(this.deps.outflow.flush());
     return ok({ message, duplicate: false });
   }
 

@@ -1,13 +1,13 @@
 // What a thread object lends each plugin: its own thread (the store, the sockets) and a way to reach
 // other threads of the same owner, whose objects are called by RPC.
 import type { EventMap, EventName, Message, Thread } from "../../protocol";
-import type { Db } from "../db/client";
-import type { Config, Env } from "../env";
+import { configOf, type Config, type Env } from "../env";
+import { contextQuotaOf, type ContextQuota } from "../lib/context-quota";
 import { deploymentModels, providerOf } from "../invoker/client";
 import type { Invoker } from "../invoker/invoke";
 import { consoleLogger } from "../lib/logger";
 import { newId } from "../lib/ids";
-import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
+import type { ModelPort, NewMessage, NewThread, OwnerPort, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
 import type { AcceptInput, Intake } from "./intake";
@@ -17,13 +17,15 @@ import type { StepZero } from "./step-zero";
 import type { RoomStore } from "./store";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
+import type { UserApi } from "../user/stub";
 
 /** The parts of a thread object its plugins reach through their contexts. */
 export interface PluginRoom {
   env: Env;
   ctx: DurableObjectState;
   model: ModelPort;
-  db: Db;
+  /** The owner's object (a test can take it away). */
+  user(ownerId: string): UserApi;
   store: RoomStore;
   writer: ThreadWriter;
   events: Broadcaster;
@@ -90,7 +92,7 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
   return {
     name: def.name,
     env,
-    db: room.db,
+    owner: ownerPort(() => room.user(owner()), owner, contextQuotaOf(configOf(env))),
     logger: consoleLogger(`plugin:${def.name}`),
     get settings() {
       return settings();
@@ -108,8 +110,8 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
       else await roomStub(env, threadId).broadcastEvent({ threadId, userId: owner() }, event, data);
     },
     async createThread(t: NewThread): Promise<Thread> {
-      const id = newId("thr");
-      return unwrap(await roomStub(env, id).create({ threadId: id, userId: t.ownerId }, t));
+      const { id = newId("thr"), ...init } = t;
+      return unwrap(await roomStub(env, id).create({ threadId: id, userId: t.ownerId }, init));
     },
     tasks: {
       created: async (task) => host.notify("onTaskCreate", task),
@@ -125,5 +127,23 @@ export function modelPort(env: Env, config: Config, invoker: Invoker): ModelPort
     offline: providerOf(env) === "offline",
     ask: (req) => invoker.ask(req),
     offers: async (id) => (await deploymentModels(env, config)).some((m) => m.id === id),
+  };
+}
+
+/** The owner's object, bound to the owner: the plugin names no user. */
+function ownerPort(user: () => UserApi, owner: () => string, quota: ContextQuota): OwnerPort {
+  return {
+    files: {
+      under: (prefix) => user().contextFilesUnder(owner(), prefix),
+      get: (path) => user().contextFile(owner(), path),
+      put: (path, content) => user().putContextFile(owner(), path, content, quota),
+      remove: (paths) => user().deleteContextFiles(owner(), paths),
+    },
+    tasks: {
+      create: (row, bounds) => user().createTask(owner(), row, bounds),
+      get: (id) => user().task(owner(), id),
+      ofThread: (threadId) => user().taskOfThread(owner(), threadId),
+      update: (id, patch) => user().updateTask(owner(), id, patch),
+    },
   };
 }

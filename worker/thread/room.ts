@@ -4,7 +4,7 @@
 //   RPC          create, get, post, accept, stop, prewarm, ... each for a caller it checks
 //   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events; its frames
 //                (webSocketMessage): ping, stop, send
-//   onAlarm      (alarm) the run queue's watchdog, the mirror's retries, sockets whose credential expired
+//   onAlarm      (alarm) the run queue's watchdog, the outflow's retries (D1, the owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
 import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
 import { database, newUsage, type D1Usage, type Db } from "../db/client";
@@ -14,13 +14,13 @@ import { MonotonicClock } from "../lib/ids";
 import { consoleLogger } from "../lib/logger";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
-import { Alarms } from "./alarms";
+import { Alarms } from "../lib/alarms";
 import { Broadcaster } from "./broadcaster";
 import { Calibration } from "./context-window";
 import { FileBlocks } from "./file-blocks";
 import { Intake, type Accepted, type AcceptInput } from "./intake";
 import { LegacyImport } from "./legacy-import";
-import { Mirror, type Mirrored } from "./mirror";
+import { Outflow, type Mirrored } from "./outflow";
 import type { PostInput } from "./post-input";
 import { ModelView } from "./model-view";
 import { modelPort, pluginContextFor } from "./plugin-context";
@@ -45,7 +45,7 @@ export class ThreadRoom extends DurableObject<Env> {
   readonly limits: { posts?: RateLimit };
   readonly userFaults = { down: false };
   private readonly db: Db;
-  private readonly mirror: Mirror;
+  private readonly outflow: Outflow;
   private readonly stepZero: StepZero;
   private readonly spend: SpendGuard;
   private readonly view: ModelView;
@@ -67,23 +67,24 @@ export class ThreadRoom extends DurableObject<Env> {
     this.writer = new ThreadWriter(this.store, new MonotonicClock());
     this.alarms = new Alarms(ctx.storage);
     this.db = database(env, this.d1Usage, this.d1Faults);
-    this.mirror = new Mirror(this.store.outbox, this.db.$client, this.d1Usage, this.alarms, logger);
-    this.stepZero = new StepZero(this.store.cache, this.db, config, logger);
-    this.spend = new SpendGuard(this.store.cache, this.alarms, (owner) => userStub(env, owner, this.userFaults), config, logger);
+    const owner = (ownerId: string) => userStub(env, ownerId, this.userFaults);
+    this.outflow = new Outflow(this.store, this.db.$client, this.d1Usage, owner, this.alarms, logger);
+    this.stepZero = new StepZero(this.store.cache, this.db, owner, config, logger);
+    this.spend = new SpendGuard(this.store.cache, this.alarms, owner, config, logger);
     this.view = new ModelView(this.store);
     this.legacy = new LegacyImport(this.db, this.store, this.writer);
     const invoker = createInvoker(env, config);
     this.plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
     this.events = new Broadcaster(this.store, ctx, this.plugins);
-    const { store, writer, events, plugins, view, stepZero, spend, limits, mirror } = this;
+    const { store, writer, events, plugins, view, stepZero, spend, limits, outflow } = this;
     const calibration = new Calibration(store.cache);
     const runParts = { store, writer, events, plugins, invoker, view, calibration, files: new FileBlocks(env.FILES, store.files), stepZero, spend, logger, config };
     this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun: () => this.afterRun(), waitUntil: (p) => ctx.waitUntil(p) });
-    this.intake = new Intake({ store, writer, events, spend, queue: this.queue, mirror, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
+    this.intake = new Intake({ store, writer, events, spend, queue: this.queue, outflow, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);
     // The plugins come first (the broadcaster tells them every frame) and register last: what they are
     // lent includes the intake, through which they post into their own thread.
-    const lent = { env, ctx, model: modelPort(env, config, invoker), db: this.db, store, writer, events, stepZero, intake: this.intake };
+    const lent = { env, ctx, model: modelPort(env, config, invoker), user: owner, store, writer, events, stepZero, intake: this.intake };
     this.plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
@@ -92,7 +93,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.queue.recover();
     // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
     if (this.store.runs.head()) await this.alarms.request(Date.now());
-    if (this.store.outbox.size()) await this.alarms.request(Date.now() + 1_000);
+    if (this.outflow.waiting()) await this.alarms.request(Date.now() + 1_000);
   }
 
   // --- RPC from the Worker and from other threads ------------------------------------------
@@ -100,8 +101,9 @@ export class ThreadRoom extends DurableObject<Env> {
   async create(who: Caller, init: ThreadInit): Promise<RoomReply<Thread>> {
     if (this.store.deleted || this.store.thread.get()) return refuse("conflict", "This thread already exists");
     const thread = this.writer.createThread(newThreadRecord(who.threadId, who.userId, init, Date.now()));
-    // The thread list is D1's: the new thread is in it before the answer (unless D1 is away).
-    await this.mirror.flush();
+    // The thread list is the owner's object's: the new thread is in it before the answer (unless it is
+    // away; then the alarm reports it). D1 gets it with the same flush.
+    await this.outflow.flush();
     return ok(thread);
   }
 
@@ -110,10 +112,11 @@ export class ThreadRoom extends DurableObject<Env> {
   }
 
   patch(who: Caller, edits: ThreadEdits): Promise<RoomReply<Thread>> {
-    return this.withThread(who, (t) => {
+    return this.withThread(who, async (t) => {
       const updated = publicThread(this.writer.updateThread({ ...edits, ...(edits.name ? { named: true } : {}) }));
       this.events.emit("thread:updated", { threadId: t.id, thread: updated });
-      this.ctx.waitUntil(this.mirror.flush());
+      // The list shows the new name (or status) once this answers.
+      await this.outflow.reported();
       return ok(updated);
     });
   }
@@ -214,7 +217,7 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
-  /** A config or context file changed in D1: the next run reads step 0's inputs again. */
+  /** A config (D1) or the owner's context files (their object) changed: the next run reads step 0's inputs again. */
   async invalidate(): Promise<void> {
     this.stepZero.invalidate();
   }
@@ -224,7 +227,7 @@ export class ThreadRoom extends DurableObject<Env> {
     return this.withThread(who, async () => {
       this.closing = true;
       await this.queue.close();
-      await this.mirror.settled();
+      await this.outflow.settled();
       await this.plugins.stop();
       this.sockets.closeAll("thread deleted");
       await this.store.destroy();
@@ -271,7 +274,7 @@ export class ThreadRoom extends DurableObject<Env> {
     const nextExpiry = this.sockets.closeExpired();
     if (nextExpiry !== null) await this.alarms.request(nextExpiry);
     await this.queue.heartbeat();
-    await this.mirror.onAlarm();
+    await this.outflow.onAlarm();
     await this.spend.onAlarm(this.store.thread.get()?.ownerId);
   }
 
@@ -291,7 +294,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private afterRun(): Promise<Mirrored> {
     const owner = this.store.thread.get()?.ownerId;
     if (!owner || this.closing) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
-    const flushed = this.mirror.afterRun(this.stepZero.revalidation(owner));
+    const flushed = this.outflow.afterRun(this.stepZero.revalidation(owner));
     this.ctx.waitUntil(flushed);
     this.ctx.waitUntil(this.spend.settleLater(owner));
     return flushed;

@@ -5,8 +5,8 @@
 import type { D1Usage } from "../db/client";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
 import { newId } from "../lib/ids";
-import type { Alarms } from "./alarms";
-import type { Mirrored } from "./mirror";
+import type { Alarms } from "../lib/alarms";
+import type { Mirrored } from "./outflow";
 import { Run } from "./run";
 import type { RunParts } from "./run-parts";
 import type { InboxItem, ThreadRecord } from "./store";

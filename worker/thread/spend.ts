@@ -8,7 +8,7 @@ import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { DAY_MS, utcDayStart } from "../lib/time";
 import type { UserApi } from "../user/stub";
-import type { Alarms } from "./alarms";
+import type { Alarms } from "../lib/alarms";
 import type { RoomError } from "./room-reply";
 import type { CacheStore } from "./store/cache";
 

@@ -1,18 +1,21 @@
-// Step 0's inputs from D1 (plugin configs, the owner's context files), cached in the object and in its
-// storage, so a run waits on D1 only when its object has nothing recent enough:
-//   younger than step0FreshMs          used as is, no D1
-//   older, up to step0MaxAgeMs         used as is; read again in the run's after-flush batch
-//   older still, invalidated, or none  read before the run, in one D1 batch
-// A change made through the API invalidates the caches of the owner's active threads (push), so it
-// applies from the next run; the ages above bound staleness when a push is lost.
-import { asc, eq } from "drizzle-orm";
+// Step 0's inputs: the plugin configs (the deployment's, in D1) and the owner's context files (their
+// object's), cached in this object and in its storage, so a run waits on neither when it holds
+// something recent enough:
+//   younger than step0FreshMs          used as is, nothing read
+//   older, up to step0MaxAgeMs         used as is; read again after the run (the configs in the run's
+//                                      after-flush batch, the files from the owner's object)
+//   older still, invalidated, or none  read before the run: one D1 batch and one call, at once
+// A change pushes an invalidation to the threads that ran recently (the owner's object for their files,
+// the plugins route for configs), so it applies from the next run; the ages bound staleness when a push
+// is lost.
 import type { ContextFile } from "../../protocol";
 import { rowsOf, statementOf, type BatchRead } from "../db/batch";
 import type { Db } from "../db/client";
-import { contextFiles, pluginConfigs } from "../db/schema";
+import { pluginConfigs } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { configsFrom, type PluginConfig } from "../plugins/registry";
+import type { UserApi } from "../user/stub";
 import type { CacheStore } from "./store/cache";
 
 export interface StepZeroInputs {
@@ -30,30 +33,43 @@ export class StepZero {
   constructor(
     private readonly store: CacheStore,
     private readonly db: Db,
+    private readonly user: (ownerId: string) => UserApi,
     private readonly config: Config,
     private readonly logger: Logger,
   ) {}
 
-  /** The inputs for a run that starts now; waits on D1 only when nothing recent enough is held. */
+  /** The inputs for a run that starts now; waits only when nothing recent enough is held. */
   async forRun(ownerId: string, now = Date.now()): Promise<StepZeroInputs> {
     const held = this.held(ownerId);
     if (held && now - held.fetchedAt <= this.config.step0MaxAgeMs) return held.inputs;
-    const read = this.read(ownerId);
-    try {
-      read.apply(await this.db.$client.batch(read.statements));
-    } catch (err) {
-      // D1 unreachable: run on what is held (or the defaults); the next flush reads again.
-      this.logger.warn("step-0 inputs could not be read; using the last known", { error: String(err) });
-      return (held ?? this.cached)?.inputs ?? { configs: configsFrom([]), contextFiles: [] };
-    }
-    return this.cached!.inputs;
+    const last = (held ?? this.cached)?.inputs;
+    const startedAt = Date.now();
+    const configs = this.db.$client.batch([this.configsStatement()]).then(
+      ([rows]) => configsFrom(rowsOf(pluginConfigs, rows)),
+      (err) => this.fallback("plugin configs", err, last?.configs ?? configsFrom([])),
+    );
+    const files = this.files(ownerId).catch((err) => this.fallback("context files", err, last?.contextFiles ?? []));
+    const inputs = { configs: await configs, contextFiles: await files };
+    this.keep(ownerId, inputs, startedAt);
+    return inputs;
   }
 
   /** The reads that keep a used value fresh, for the run's after-flush; null when it is fresh. */
   revalidation(ownerId: string, now = Date.now()): BatchRead | null {
     const held = this.held(ownerId);
     if (held && now - held.fetchedAt <= this.config.step0FreshMs) return null;
-    return this.read(ownerId);
+    const startedAt = Date.now();
+    // The files come from the owner's object meanwhile; kept with the configs once both are in.
+    const files = this.files(ownerId).catch(() => null);
+    return {
+      statements: [this.configsStatement()],
+      apply: ([rows]) => {
+        const configs = configsFrom(rowsOf(pluginConfigs, rows));
+        void files.then((contextFiles) => {
+          if (contextFiles) this.keep(ownerId, { configs, contextFiles }, startedAt);
+        });
+      },
+    };
   }
 
   /** What the last run was given (the context plugin reads its files from here). */
@@ -61,7 +77,7 @@ export class StepZero {
     return this.cached?.inputs ?? null;
   }
 
-  /** Something changed in D1 (a config, a context file): the next run reads again before it starts. */
+  /** Something changed (a config, a context file): the next run reads again before it starts. */
   invalidate(now = Date.now()): void {
     this.invalidatedAt = now;
   }
@@ -76,22 +92,23 @@ export class StepZero {
     return c && c.ownerId === ownerId && c.fetchedAt > this.invalidatedAt ? c : null;
   }
 
-  private read(ownerId: string): BatchRead {
-    const startedAt = Date.now();
-    return {
-      statements: [
-        statementOf(this.db.$client, this.db.select().from(pluginConfigs)),
-        statementOf(this.db.$client, this.db.select().from(contextFiles).where(eq(contextFiles.ownerId, ownerId)).orderBy(asc(contextFiles.path))),
-      ],
-      apply: ([configRows, fileRows]) => {
-        const inputs: StepZeroInputs = {
-          configs: configsFrom(rowsOf(pluginConfigs, configRows)),
-          contextFiles: rowsOf(contextFiles, fileRows).map((f) => ({ path: f.path, content: f.content, bytes: f.bytes, updatedAt: f.updatedAt })),
-        };
-        // Stamped with when the read began: a change announced while it was in flight still counts.
-        this.cached = { ownerId, inputs, fetchedAt: startedAt };
-        this.store.put(KEY, { ownerId, inputs }, startedAt);
-      },
-    };
+  /** Stamped with when the read began: a change announced while it was in flight still counts. */
+  private keep(ownerId: string, inputs: StepZeroInputs, startedAt: number): void {
+    this.cached = { ownerId, inputs, fetchedAt: startedAt };
+    this.store.put(KEY, { ownerId, inputs }, startedAt);
+  }
+
+  private files(ownerId: string): Promise<ContextFile[]> {
+    return Promise.resolve().then(() => this.user(ownerId).contextForRun(ownerId));
+  }
+
+  private configsStatement(): D1PreparedStatement {
+    return statementOf(this.db.$client, this.db.select().from(pluginConfigs));
+  }
+
+  /** Unreachable: run on what is held (or the defaults); the next run reads again. */
+  private fallback<T>(what: string, err: unknown, last: T): T {
+    this.logger.warn(`step-0 ${what} could not be read; using the last known`, { error: String(err) });
+    return last;
   }
 }

@@ -1,8 +1,10 @@
 // The one place that writes the thread's own rows: into the object's store first (the primary copy),
-// and into the outbox, in D1's shape, for the next mirror flush.
+// then, in D1's shape, into the outbox for the next mirror flush, and into the report for the owner's
+// object what it keeps of a thread: the thread row (its directory), text messages (its search), runs.
 import type { Message, Thread } from "../../protocol";
 import type { messages, threads } from "../db/schema";
 import type { MonotonicClock } from "../lib/ids";
+import type { MirrorTable } from "../lib/outbox";
 import type { UsageRows } from "../plugins/contract";
 import type { RoomStore } from "./store";
 import { publicMessage, type MessageRecord } from "./store/messages";
@@ -16,26 +18,34 @@ export class ThreadWriter {
 
   createThread(t: ThreadRecord): Thread {
     this.store.thread.create(t);
-    this.store.outbox.put("threads", t.id, d1Thread(t));
+    this.both("threads", t.id, d1Thread(t));
     return publicThread(t);
   }
 
   updateThread(patch: ThreadPatch): ThreadRecord {
     const t = this.store.thread.update(patch, Date.now());
-    this.store.outbox.put("threads", t.id, d1Thread(t));
+    this.both("threads", t.id, d1Thread(t));
     return t;
   }
 
   addMessage(m: MessageRecord): Message {
     this.store.messages.insert(m);
-    this.store.outbox.put("messages", m.id, d1Message(m));
+    if (m.kind === "text") this.both("messages", m.id, d1Message(m));
+    else this.store.outbox.put("messages", m.id, d1Message(m));
     return publicMessage(m);
   }
 
-  /** Usage rows live in D1 only; they travel with the thread's next flush. */
+  /** Usage rows live in D1 and, a run's, in the owner's ledger; they travel with the next flushes. */
   mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void {
-    const key = table === "metrics" ? `${(row as UsageRows["metrics"]).runId}:${(row as UsageRows["metrics"]).name}` : String(row.id);
-    this.store.outbox.put(table, key, row as Record<string, unknown>);
+    if (table === "metrics") {
+      const metric = row as UsageRows["metrics"];
+      this.store.outbox.put(table, `${metric.runId}:${metric.name}`, metric);
+    } else this.both(table, String(row.id), row as Record<string, unknown>);
+  }
+
+  private both(table: MirrorTable, key: string, row: Record<string, unknown>): void {
+    this.store.outbox.put(table, key, row);
+    this.store.report.put(table, key, row);
   }
 }
 

@@ -39,10 +39,11 @@ export class SpendLedger {
     return this.today();
   }
 
-  /** Costs already recorded elsewhere (D1, before this ledger existed); a run it holds is kept as is. */
-  importSettled(rows: { runId: string; threadId: string; usd: number; at: number }[]): void {
-    for (const r of rows) {
-      this.sql.exec("INSERT OR IGNORE INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?, ?, ?, ?, 0)", r.runId, r.threadId, r.at, r.usd);
-    }
+  /** Today's runs in the user's usage (imported from D1 before this ledger existed); a run it holds is kept. */
+  importToday(now = Date.now()): void {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO ledger (run_id, thread_id, at, usd, reserved) SELECT id, thread_id, started_at, cost_usd, 0 FROM agent_runs WHERE started_at >= ?",
+      utcDayStart(now),
+    );
   }
 }

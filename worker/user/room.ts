@@ -1,57 +1,249 @@
-// UserRoom: one Durable Object per user, the single writer of what spans the user's threads. It
-// holds the spend ledger: each run's cost, and what runs near the daily cap reserve before their
-// model request, so runs started at once pass the cap by at most one run's cost in all. A user's
-// runs from before this object existed are read from D1 once (their ids keep them from counting twice).
+// UserRoom: one Durable Object per user, the single writer and primary store of what spans the user's
+// threads: the directory, search, usage and the spend ledger, context and memory files, the attachment
+// quota, tasks. Lifecycle:
+//   constructor  the store (user/schema.ts) and its parts; the first call imports the user's rows from
+//                D1 once (import.ts)
+//   RPC          from the Worker's routes and from the user's threads, each for a user id it checks
+//                against its own (an object answers for one user only)
+//   onAlarm      (alarm) the D1 outbox's retries
+// Threads report to it after each run (report.ts). Its own writes (context files, a thread deleted) go
+// to D1 through its outbox. When the user's files change it tells the threads that ran recently, whose
+// step 0 holds a copy.
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, gte } from "drizzle-orm";
+import type { ContextFile, ContextFileInfo, SearchResult, Task, TaskStatus, Thread } from "../../protocol";
+import { d1Sink } from "../db/mirror";
 import { database } from "../db/client";
-import { agentRuns } from "../db/schema";
-import type { Env } from "../env";
-import { utcDayStart } from "../lib/time";
+import type { TaskRow } from "../db/schema";
+import { toTask, toThread } from "../db/shapes";
+import { configOf, type Env } from "../env";
+import { Alarms } from "../lib/alarms";
+import { consoleLogger } from "../lib/logger";
+import { Outbox } from "../lib/outbox";
+import { OutboxFlush } from "../lib/outbox-flush";
+import type { ContextQuota } from "../lib/context-quota";
+import { ContextFiles } from "./context-files";
+import { userDb, type UserDb } from "./db";
+import { Directory, type ListOptions } from "./directory";
+import { importFromD1 } from "./import";
 import { SpendLedger, type Reservation, type SpendState } from "./ledger";
+import { applyReport, type ReportEntry } from "./report";
+import { searchMessages } from "./search";
+import { StoredFiles, type StoredFile } from "./stored-files";
+import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
+import { Usage, roundUsd, type UsageQuery, type UsageTotals } from "./usage";
+
+/** A thread's object, as this one reaches it: to drop its copy of the user's files. */
+type ThreadCaches = DurableObjectNamespace<Rpc.DurableObjectBranded & { invalidate(): Promise<void> }>;
 
 export class UserRoom extends DurableObject<Env> {
+  private readonly db: UserDb;
   private readonly ledger: SpendLedger;
+  private readonly directory: Directory;
+  private readonly usage: Usage;
+  private readonly files: ContextFiles;
+  private readonly stored: StoredFiles;
+  private readonly taskList: UserTasks;
+  private readonly outbox: Outbox;
+  private readonly mirror: OutboxFlush;
+  private readonly alarms: Alarms;
+  private userId: string | null = null;
+  private imported: boolean;
   private importing: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.db = userDb(ctx.storage);
     this.ledger = new SpendLedger(ctx.storage.sql);
-    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    this.directory = new Directory(this.db);
+    this.usage = new Usage(this.db);
+    this.outbox = new Outbox(ctx.storage.sql, "outbox");
+    this.files = new ContextFiles(this.db, this.outbox, () => this.userId ?? "");
+    this.stored = new StoredFiles(this.db);
+    this.taskList = new UserTasks(this.db);
+    this.alarms = new Alarms(ctx.storage);
+    this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
+    this.userId = this.meta("user");
+    this.imported = this.meta("imported") !== null;
   }
 
+  // --- The spend ledger ----------------------------------------------------------------------
+
   async spend(userId: string): Promise<SpendState> {
-    await this.imported(userId);
+    await this.open(userId);
     return this.ledger.today();
   }
 
   async reserve(userId: string, run: { runId: string; threadId: string }, usd: number, capUsd: number): Promise<Reservation> {
-    await this.imported(userId);
+    await this.open(userId);
     return this.ledger.reserve(run.runId, run.threadId, usd, capUsd);
   }
 
   async settle(userId: string, run: { runId: string; threadId: string; at: number }, usd: number): Promise<SpendState> {
-    await this.imported(userId);
+    await this.open(userId);
     return this.ledger.settle(run.runId, run.threadId, usd, run.at);
   }
 
-  /** Today's runs recorded in D1 before this object kept the ledger, once; a failed read throws. */
-  private imported(userId: string): Promise<void> {
-    const done = this.ctx.storage.sql.exec("SELECT 1 FROM meta WHERE key = 'imported'").toArray().length > 0;
-    if (done) return Promise.resolve();
-    this.importing ??= this.importFromD1(userId).finally(() => (this.importing = null));
+  // --- What the threads report, and what the routes read --------------------------------------
+
+  async report(userId: string, entries: ReportEntry[]): Promise<void> {
+    await this.open(userId);
+    applyReport(this.db, { directory: this.directory, usage: this.usage }, userId, entries);
+  }
+
+  async threads(userId: string, opts: ListOptions): Promise<{ threads: Thread[]; nextCursor?: string }> {
+    await this.open(userId);
+    const page = this.directory.list(opts);
+    return { threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  }
+
+  /** The thread and its task threads below it, or null for a thread not in the directory. */
+  async family(userId: string, threadId: string): Promise<string[] | null> {
+    await this.open(userId);
+    return this.directory.has(threadId) ? this.directory.family(threadId) : null;
+  }
+
+  /** Threads deleted (their objects emptied): out of the directory, search and the quota, and out of D1. */
+  async forget(userId: string, threadIds: string[]): Promise<void> {
+    await this.open(userId);
+    this.ctx.storage.transactionSync(() => {
+      this.directory.forget(threadIds);
+      for (const id of threadIds) this.outbox.remove("threads", id, { id });
+    });
+    this.ctx.waitUntil(this.mirror.flush());
+  }
+
+  async search(userId: string, q: string, limit: number): Promise<SearchResult[]> {
+    await this.open(userId);
+    return searchMessages(this.db, q, limit);
+  }
+
+  async metrics(userId: string, q: UsageQuery): Promise<{ runs: ReturnType<Usage["runs"]>["runs"]; totals: UsageTotals; spentTodayUsd: number }> {
+    await this.open(userId);
+    return { ...this.usage.runs(q), spentTodayUsd: roundUsd(this.ledger.today().spentUsd) };
+  }
+
+  // --- Context and memory files ----------------------------------------------------------------
+
+  async contextFiles(userId: string): Promise<ContextFileInfo[]> {
+    await this.open(userId);
+    return this.files.list();
+  }
+
+  /** Every file with its content: a thread's step 0. */
+  async contextForRun(userId: string): Promise<ContextFile[]> {
+    await this.open(userId);
+    return this.files.all();
+  }
+
+  async contextFile(userId: string, path: string): Promise<ContextFile | null> {
+    await this.open(userId);
+    return this.files.get(path);
+  }
+
+  async contextFilesUnder(userId: string, prefix: string): Promise<{ path: string; bytes: number }[]> {
+    await this.open(userId);
+    return this.files.under(prefix);
+  }
+
+  /** Writes a file within the user's quota (the caller's configuration); null if it would pass it (nothing written). */
+  async putContextFile(userId: string, path: string, content: string, quota: ContextQuota): Promise<ContextFile | null> {
+    await this.open(userId);
+    const file = this.files.put(path, content, quota);
+    if (file) this.changed();
+    return file;
+  }
+
+  /** Removes files; the paths that were there. */
+  async deleteContextFiles(userId: string, paths: string[]): Promise<string[]> {
+    await this.open(userId);
+    const gone = this.files.remove(paths);
+    if (gone.length) this.changed();
+    return gone;
+  }
+
+  // --- Attachments' quota ----------------------------------------------------------------------
+
+  /** Keeps a file's record if the user's files stay within `quotaBytes` with it (the caller's configuration). */
+  async chargeFile(userId: string, file: StoredFile, quotaBytes: number): Promise<boolean> {
+    await this.open(userId);
+    return this.stored.charge(file, quotaBytes);
+  }
+
+  async releaseFile(userId: string, id: string): Promise<void> {
+    await this.open(userId);
+    this.stored.release(id);
+  }
+
+  // --- Tasks -----------------------------------------------------------------------------------
+
+  async createTask(userId: string, row: TaskRow, bounds: TaskBounds): Promise<{ ok: true } | { ok: false; bound: TaskRefusal }> {
+    await this.open(userId);
+    return this.taskList.create(row, bounds);
+  }
+
+  async task(userId: string, id: string): Promise<TaskRow | null> {
+    await this.open(userId);
+    return this.taskList.get(id);
+  }
+
+  async taskOfThread(userId: string, threadId: string): Promise<TaskRow | null> {
+    await this.open(userId);
+    return this.taskList.ofThread(threadId);
+  }
+
+  async updateTask(userId: string, id: string, patch: Partial<TaskRow>): Promise<TaskRow | null> {
+    await this.open(userId);
+    return this.taskList.update(id, patch);
+  }
+
+  async tasks(userId: string, q: { threadId?: string; status?: TaskStatus }): Promise<Task[]> {
+    await this.open(userId);
+    return this.taskList.list(q).map(toTask);
+  }
+
+  async alarm(): Promise<void> {
+    this.alarms.cleared();
+    await this.mirror.onAlarm();
+  }
+
+  /**
+   * The user's files changed: to D1 after this, and the threads that ran within step 0's longest
+   * cache age drop their copy (older ones read again anyway).
+   */
+  private changed(): void {
+    this.ctx.waitUntil(this.mirror.flush());
+    const threads = this.env.THREAD_ROOM as ThreadCaches;
+    const recent = this.directory.activeSince(Date.now() - configOf(this.env).step0MaxAgeMs);
+    this.ctx.waitUntil(Promise.allSettled(recent.map((id) => threads.get(threads.idFromName(id)).invalidate())));
+  }
+
+  /**
+   * The object's user, the first time it is asked (its rows imported from D1 then, once); after that a
+   * call for another user is a mistake in the caller, refused.
+   */
+  private open(userId: string): Promise<void> {
+    if (this.userId !== null && this.userId !== userId) throw new Error("This object belongs to another user");
+    if (this.imported) return Promise.resolve();
+    this.importing ??= this.importOnce(userId).finally(() => (this.importing = null));
     return this.importing;
   }
 
-  private async importFromD1(userId: string): Promise<void> {
-    const db = database(this.env);
-    const rows = await db
-      .select({ runId: agentRuns.id, threadId: agentRuns.threadId, usd: agentRuns.costUsd, at: agentRuns.startedAt })
-      .from(agentRuns)
-      .where(and(eq(agentRuns.ownerId, userId), gte(agentRuns.startedAt, utcDayStart(Date.now()))));
+  private async importOnce(userId: string): Promise<void> {
+    const { rows } = await importFromD1(this.env, this.db, userId);
+    this.ledger.importToday();
     this.ctx.storage.transactionSync(() => {
-      this.ledger.importSettled(rows);
-      this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('imported', '1')");
+      this.setMeta("user", userId);
+      this.setMeta("imported", String(rows));
     });
+    this.userId = userId;
+    this.imported = true;
+  }
+
+  private meta(key: string): string | null {
+    return this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
   }
 }

@@ -2,7 +2,7 @@ import type { Env } from "../env";
 import type { UserRoom } from "./room";
 
 /** The RPC surface of a user's object. */
-export type UserApi = Pick<UserRoom, "spend" | "reserve" | "settle">;
+export type UserApi = DurableObjectStub<UserRoom>;
 
 /**
  * The user's object: one per user id, wherever it is asked for (a thread's object, the Worker).

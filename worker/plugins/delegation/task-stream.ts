@@ -11,7 +11,7 @@ export class TaskStream {
   /** Each forward waits for the one before, so the parent's sockets get the frames in order. */
   private forwarding: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: Pick<PluginContext, "db" | "broadcast" | "logger">) {}
+  constructor(private readonly ctx: Pick<PluginContext, "owner" | "broadcast" | "logger">) {}
 
   /** A run starts: if it is an iteration of a task still open, its frames are forwarded from now on. */
   async follow(run: RunInfo): Promise<void> {

@@ -1,16 +1,14 @@
 // Tasks as the delegation plugin keeps them: created in the parent's object, iterated in the child's,
-// reported back to the parent. D1's tasks table is the record across threads; every transition goes
-// through here, always in one of the two threads' objects.
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+// reported back to the parent. They live in the owner's object (worker/user/tasks.ts); every transition
+// goes through here, always in one of the two threads' objects.
 import type { Task } from "../../../protocol";
-import { tasks, type TaskRow } from "../../db/schema";
+import type { TaskRow } from "../../db/schema";
 import { toTask } from "../../db/shapes";
 import { configOf } from "../../env";
 import { newId } from "../../lib/ids";
-import { utcDayStart } from "../../lib/time";
 import type { PluginContext } from "../contract";
 
-export type TaskPorts = Pick<PluginContext, "env" | "db" | "broadcast" | "sendToThread" | "createThread" | "thread" | "model">;
+export type TaskPorts = Pick<PluginContext, "env" | "owner" | "broadcast" | "sendToThread" | "createThread" | "thread" | "model">;
 
 export interface Limits {
   maxIterations: number;
@@ -31,19 +29,19 @@ export interface Delegator {
   model: string;
 }
 
-const ACTIVE = ["pending", "running", "evaluating"] as const;
 export const isTerminal = (status: Task["status"]) => status === "completed" || status === "failed" || status === "cancelled";
 
-export async function loadTask(ports: Pick<TaskPorts, "db">, id: string): Promise<TaskRow | undefined> {
-  return ports.db.query.tasks.findFirst({ where: eq(tasks.id, id) });
+export async function loadTask(ports: Pick<TaskPorts, "owner">, id: string): Promise<TaskRow | null> {
+  return ports.owner.tasks.get(id);
 }
 
-export async function taskOfThread(ports: Pick<TaskPorts, "db">, threadId: string): Promise<TaskRow | undefined> {
-  return ports.db.query.tasks.findFirst({ where: eq(tasks.threadId, threadId) });
+export async function taskOfThread(ports: Pick<TaskPorts, "owner">, threadId: string): Promise<TaskRow | null> {
+  return ports.owner.tasks.ofThread(threadId);
 }
 
-export async function updateTask(ports: Pick<TaskPorts, "db">, id: string, patch: Partial<TaskRow>): Promise<Task> {
-  const [row] = await ports.db.update(tasks).set({ ...patch, updatedAt: Date.now() }).where(eq(tasks.id, id)).returning();
+export async function updateTask(ports: Pick<TaskPorts, "owner">, id: string, patch: Partial<TaskRow>): Promise<Task> {
+  const row = await ports.owner.tasks.update(id, patch);
+  if (!row) throw new Error(`The task ${id} is gone`);
   return toTask(row);
 }
 
@@ -68,36 +66,16 @@ export async function delegate(
   const parentTask = await taskOfThread(ports, from.threadId);
   const depth = (parentTask?.depth ?? 0) + 1;
   if (depth > limits.maxDepth) return { ok: false, reason: `Delegation depth limit reached (${limits.maxDepth})` };
-  const [{ active }] = await ports.db
-    .select({ active: sql<number>`count(*)` })
-    .from(tasks)
-    .where(and(eq(tasks.parentThreadId, from.threadId), inArray(tasks.status, [...ACTIVE])));
-  if (active >= limits.maxConcurrentTasks) {
-    return { ok: false, reason: `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` };
-  }
-  const perDay = configOf(ports.env).userTasksPerDay;
-  const [{ today }] = await ports.db
-    .select({ today: sql<number>`count(*)` })
-    .from(tasks)
-    .where(and(eq(tasks.ownerId, from.ownerId), gte(tasks.createdAt, utcDayStart(Date.now()))));
-  if (today >= perDay) return { ok: false, reason: `Daily task limit reached (${perDay} a day); it resets at 00:00 UTC` };
   const model = req.model ?? from.model;
   if (req.model !== undefined && !(await ports.model.offers(req.model))) {
     return { ok: false, reason: `Unknown model ${JSON.stringify(req.model.slice(0, 100))}: a task may use only the deployment's models` };
   }
-  const child = await ports.createThread({
-    ownerId: from.ownerId,
-    name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
-    kind: "task",
-    model,
-    parentThreadId: from.threadId,
-    source: "delegation",
-  });
   const now = Date.now();
   const row: TaskRow = {
     id: newId("task", now),
     ownerId: from.ownerId,
-    threadId: child.id,
+    // The task is counted against the bounds (and kept) before its thread exists: a refused one leaves none.
+    threadId: newId("thr", now),
     parentThreadId: from.threadId,
     status: "pending",
     prompt,
@@ -112,11 +90,30 @@ export async function delegate(
     createdAt: now,
     updatedAt: now,
   };
-  await ports.db.insert(tasks).values(row);
+  const perDay = configOf(ports.env).userTasksPerDay;
+  const kept = await ports.owner.tasks.create(row, { perThread: limits.maxConcurrentTasks, perDay });
+  if (!kept.ok) {
+    return {
+      ok: false,
+      reason:
+        kept.bound === "thread"
+          ? `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})`
+          : `Daily task limit reached (${perDay} a day); it resets at 00:00 UTC`,
+    };
+  }
+  await ports.createThread({
+    id: row.threadId,
+    ownerId: from.ownerId,
+    name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
+    kind: "task",
+    model,
+    parentThreadId: from.threadId,
+    source: "delegation",
+  });
   const task = toTask(row);
   await onCreated(task);
   await ports.broadcast(from.threadId, "task:created", { threadId: from.threadId, task });
-  await ports.sendToThread(child.id, iterationPrompt(task, 1), { role: "user", source: "delegation", taskId: task.id });
+  await ports.sendToThread(row.threadId, iterationPrompt(task, 1), { role: "user", source: "delegation", taskId: task.id });
   return { ok: true, task };
 }
 

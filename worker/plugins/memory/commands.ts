@@ -3,7 +3,7 @@
 // leave that folder (.., an absolute path elsewhere, a backslash, an odd character) is refused before
 // anything is read. Answers are the text the model reads, errors included (they are its to fix).
 import { MAX_CONTEXT_FILE_CHARS, MEMORY_DIR } from "../../../protocol";
-import { isContextPath } from "../../db/context-files";
+import { isContextPath } from "../../../protocol";
 
 /** The owner's context files, as the commands need them (D1 in the plugin, a Map in unit tests). */
 export interface MemoryFiles {

@@ -2,29 +2,22 @@
 // The model keeps notes across threads there; a person sees and edits the same files on the Context
 // page, which the thread's clients reload when a run changes them (context:changed). The context
 // plugin does not inject memories/: the model reads its notes through this tool when it needs them.
-import { and, eq, inArray } from "drizzle-orm";
-import { contextFiles } from "../../db/schema";
-import { contextQuotaMessage, contextQuotaOf, listContextFilesUnder, putContextFile, type ContextQuota } from "../../db/context-files";
-import { configOf } from "../../env";
-import type { Db } from "../../db/client";
 import { MEMORY_TOOL } from "../../../protocol";
-import type { PluginDefinition } from "../contract";
+import { configOf } from "../../env";
+import { contextQuotaMessage, contextQuotaOf } from "../../lib/context-quota";
+import type { OwnerPort, PluginDefinition } from "../contract";
 import { MemoryError, runMemoryCommand, type MemoryFiles, type MemoryInput } from "./commands";
 
-/** One owner's files in D1, within their quota. */
-export function d1MemoryFiles(db: Db, ownerId: string, quota: ContextQuota): MemoryFiles {
-  const mine = eq(contextFiles.ownerId, ownerId);
+/** The owner's files, kept by their object within their quota; `quotaMessage` says why a write was refused. */
+export function ownerMemoryFiles(files: OwnerPort["files"], quotaMessage: string): MemoryFiles {
   return {
-    list: (prefix) => listContextFilesUnder(db, ownerId, prefix),
-    async read(path) {
-      const row = await db.select({ content: contextFiles.content }).from(contextFiles).where(and(mine, eq(contextFiles.path, path))).get();
-      return row?.content ?? null;
-    },
+    list: (prefix) => files.under(prefix),
+    read: async (path) => (await files.get(path))?.content ?? null,
     async write(path, content) {
-      if (!(await putContextFile(db, ownerId, path, content, quota))) throw new MemoryError(contextQuotaMessage(quota));
+      if (!(await files.put(path, content))) throw new MemoryError(quotaMessage);
     },
     async remove(paths) {
-      await db.delete(contextFiles).where(and(mine, inArray(contextFiles.path, paths)));
+      await files.remove(paths);
     },
   };
 }
@@ -39,7 +32,7 @@ export const memoryPlugin: PluginDefinition = {
       definition: () => ({ type: "memory_20250818", name: MEMORY_TOOL }),
       async handler(input: MemoryInput, call, ctx) {
         try {
-          const { text, changed } = await runMemoryCommand(d1MemoryFiles(ctx.db, call.ownerId, contextQuotaOf(configOf(ctx.env))), input);
+          const { text, changed } = await runMemoryCommand(ownerMemoryFiles(ctx.owner.files, contextQuotaMessage(contextQuotaOf(configOf(ctx.env)))), input);
           if (changed.length) await ctx.broadcast(call.threadId, "context:changed", { threadId: call.threadId, paths: changed });
           return text;
         } catch (err) {

@@ -2,7 +2,7 @@ import { CacheStore } from "./cache";
 import { FileStore } from "./files";
 import { Tickets } from "../tickets";
 import { MessageStore } from "./messages";
-import { Outbox } from "./outbox";
+import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
 import { RunLog } from "./run-log";
 import { migrate } from "./schema";
@@ -16,7 +16,10 @@ export class RoomStore {
   readonly runs: RunLog;
   readonly replay: ReplayBuffer;
   readonly turns: TurnStore;
+  /** Rows for D1. */
   readonly outbox: Outbox;
+  /** Rows for the owner's object: the thread row, text messages, runs' usage. */
+  readonly report: Outbox;
   readonly cache: CacheStore;
   readonly files: FileStore;
   readonly tickets: Tickets;
@@ -29,7 +32,8 @@ export class RoomStore {
     this.runs = new RunLog(sql);
     this.replay = new ReplayBuffer(sql);
     this.turns = new TurnStore(sql);
-    this.outbox = new Outbox(sql);
+    this.outbox = new Outbox(sql, "outbox");
+    this.report = new Outbox(sql, "report");
     this.cache = new CacheStore(sql);
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
     this.tickets = new Tickets(sql);
@@ -50,6 +54,8 @@ export class RoomStore {
     await this.storage.deleteAlarm();
     await this.storage.deleteAll();
     migrate(this.storage.sql);
+    this.outbox.create();
+    this.report.create();
     this.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('deleted', '1')");
     this.thread.forget();
   }
@@ -58,5 +64,5 @@ export class RoomStore {
 export type { ThreadRecord, ThreadPatch } from "./thread-row";
 export type { MessageRecord, ListQuery } from "./messages";
 export type { InboxItem, RunRecord, RunEnd } from "./run-log";
-export type { MirrorTable, OutboxEntry } from "./outbox";
+export type { MirrorTable, OutboxEntry } from "../../lib/outbox";
 export type { FileRecord } from "./files";

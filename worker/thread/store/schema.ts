@@ -5,7 +5,8 @@
 //   runs      each run's progress (started, stored, ended), for recovery and replay pruning
 //   events    the replay buffer: broadcast frames by seq
 //   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
-//   outbox    rows to mirror to D1, one per (table, key), flushed in one batch
+//   outbox    rows to mirror to D1, one per (table, key), flushed in one batch (lib/outbox.ts)
+//   report    rows for the owner's object (directory, search, usage), the same way
 //   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
 //   tickets   one-use tickets that open a socket without a token in its URL
@@ -40,9 +41,6 @@ CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS turns (
   exchange TEXT NOT NULL, idx INTEGER NOT NULL, message TEXT NOT NULL, tokens INTEGER NOT NULL,
   PRIMARY KEY (exchange, idx)
-);
-CREATE TABLE IF NOT EXISTS outbox (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT NOT NULL, UNIQUE (tbl, key)
 );
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, fetched_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tickets (

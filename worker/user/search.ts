@@ -1,8 +1,10 @@
-// Full-text search over the caller's text messages (FTS5 in D1, indexed by triggers as the objects
-// mirror their messages here).
+// Full-text search over the user's text messages: FTS5 in the user's object, indexed by triggers as
+// the threads report their messages. Only this user's messages are in the index, so a search costs
+// the same however many users the deployment has.
 import { sql } from "drizzle-orm";
 import type { Role, SearchResult } from "../../protocol";
-import type { Db } from "./client";
+import { messages } from "../db/schema";
+import type { UserDb } from "./db";
 
 // Control characters mark the hits inside snippet(), so the text around them can be escaped whole.
 const HIT_OPEN = "\u0001";
@@ -29,16 +31,21 @@ export function markHits(snippet: string): string {
   return escapeHtml(snippet).replaceAll(HIT_OPEN, "<mark>").replaceAll(HIT_CLOSE, "</mark>");
 }
 
-export async function searchMessages(db: Db, ownerId: string, q: string, limit: number): Promise<SearchResult[]> {
+/** A thread's text messages as it reports them (a newer copy of one replaces it). */
+export function indexMessage(db: UserDb, row: typeof messages.$inferInsert): void {
+  db.insert(messages).values(row).onConflictDoUpdate({ target: messages.id, set: row }).run();
+}
+
+export function searchMessages(db: UserDb, q: string, limit: number): SearchResult[] {
   const match = ftsQuery(q);
   if (!match) return [];
-  const rows = await db.all<{ message_id: string; thread_id: string; name: string; role: Role; parent_id: string | null; created_at: number; snip: string }>(sql`
+  const rows = db.all<{ message_id: string; thread_id: string; name: string; role: Role; parent_id: string | null; created_at: number; snip: string }>(sql`
     SELECT f.message_id, f.thread_id, t.name, m.role, m.parent_id, m.created_at,
            snippet(messages_fts, 0, ${HIT_OPEN}, ${HIT_CLOSE}, '…', 16) AS snip
     FROM messages_fts f
     JOIN messages m ON m.rowid = f.rowid
     JOIN threads t ON t.id = f.thread_id
-    WHERE messages_fts MATCH ${match} AND t.owner_id = ${ownerId}
+    WHERE messages_fts MATCH ${match}
     ORDER BY bm25(messages_fts), m.created_at DESC
     LIMIT ${limit}`);
   return rows.map((r) => ({

@@ -1,0 +1,64 @@
+// Rows waiting to leave an object (for D1, or for the owner's object), one per (table, key), in a
+// table of the object's own SQLite: a newer copy of a row replaces the one waiting, so a flush sends
+// each row's latest state once. A removal waits the same way, as the row's key with `$deleted`.
+
+/** The tables an object's rows go to (D1's names; the user's object keeps the same). */
+export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files";
+
+export interface OutboxEntry {
+  id: number;
+  table: MirrorTable;
+  key: string;
+  row: Record<string, unknown>;
+}
+
+/** The mark of a removal: the row holds only its key's fields. */
+export const DELETED = "$deleted";
+
+export const isRemoval = (row: Record<string, unknown>) => row[DELETED] === true;
+
+export class Outbox {
+  /** `name`: the object's table for this outbox (one object may keep several, one per destination). */
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly name = "outbox",
+  ) {
+    this.create();
+  }
+
+  /** Its table, if missing (again after the object's storage was emptied). */
+  create(): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS ${this.name} (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, key TEXT NOT NULL, row TEXT NOT NULL, UNIQUE (tbl, key)
+    )`);
+  }
+
+  put(table: MirrorTable, key: string, row: Record<string, unknown>): void {
+    // REPLACE gives the row a new id, so a flush that read the older copy leaves this one waiting.
+    this.sql.exec(`INSERT OR REPLACE INTO ${this.name} (tbl, key, row) VALUES (?, ?, ?)`, table, key, JSON.stringify(row));
+  }
+
+  /** The row of `table` with this key goes at the next flush (`keyRow`: its key's fields). */
+  remove(table: MirrorTable, key: string, keyRow: Record<string, unknown>): void {
+    this.put(table, key, { ...keyRow, [DELETED]: true });
+  }
+
+  pending(): OutboxEntry[] {
+    return this.sql
+      .exec<{ id: number; tbl: string; key: string; row: string }>(`SELECT id, tbl, key, row FROM ${this.name} ORDER BY id`)
+      .toArray()
+      .map((r) => ({ id: r.id, table: r.tbl as MirrorTable, key: r.key, row: JSON.parse(r.row) }));
+  }
+
+  size(): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${this.name}`).one().n;
+  }
+
+  /** Forgets what a flush wrote; an entry replaced meanwhile has a new id and stays. */
+  flushed(ids: number[]): void {
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      this.sql.exec(`DELETE FROM ${this.name} WHERE id IN (${chunk.map(() => "?").join(",")})`, ...chunk);
+    }
+  }
+}

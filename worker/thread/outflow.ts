@@ -1,0 +1,75 @@
+// Where the thread's rows go after its own store: D1 (the deployment's record) and the owner's object
+// (the user's directory, search and usage), each through its own outbox, flushed together after each
+// run and after a change outside runs, and retried by the alarm apart. Neither is on a run's way.
+import type { BatchRead } from "../db/batch";
+import type { D1Usage } from "../db/client";
+import { d1Sink } from "../db/mirror";
+import type { Alarms } from "../lib/alarms";
+import type { Logger } from "../lib/logger";
+import { OutboxFlush, type Sink } from "../lib/outbox-flush";
+import type { UserApi } from "../user/stub";
+import type { RoomStore } from "./store";
+
+/** What a run's flushes wrote to D1, and its D1 round trips. */
+export interface Mirrored {
+  rows: number;
+  d1RoundTrips: number;
+}
+
+export class Outflow {
+  private readonly mirror: OutboxFlush<BatchRead>;
+  private readonly report: OutboxFlush;
+
+  constructor(
+    private readonly store: RoomStore,
+    d1: D1Database,
+    private readonly usage: D1Usage,
+    user: (ownerId: string) => UserApi,
+    alarms: Alarms,
+    logger: Logger,
+  ) {
+    this.mirror = new OutboxFlush(store.outbox, d1Sink(d1), alarms, logger, "D1");
+    this.report = new OutboxFlush(store.report, ownerSink(store, user), alarms, logger, "the user's object");
+  }
+
+  /** Both flushes; resolves when both are done (or have failed, to be retried). */
+  async flush(): Promise<void> {
+    await Promise.all([this.mirror.flush(), this.report.flush()]);
+  }
+
+  /** The flushes after a run (with the reads that ride along to D1): what D1 got, and its round trips. */
+  async afterRun(reads: BatchRead | null): Promise<Mirrored> {
+    const before = this.usage.roundTrips;
+    const [rows] = await Promise.all([this.mirror.flush(reads), this.report.flush()]);
+    return { rows, d1RoundTrips: this.usage.roundTrips - before };
+  }
+
+  /** Waits for the owner's object to hold the thread as it is now (a new or renamed thread is listed). */
+  async reported(): Promise<void> {
+    await this.report.flush();
+  }
+
+  async onAlarm(): Promise<void> {
+    await Promise.all([this.mirror.onAlarm(), this.report.onAlarm()]);
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all([this.mirror.settled(), this.report.settled()]);
+  }
+
+  /** Work left by the last instance: the alarm picks it up. */
+  waiting(): boolean {
+    return this.store.outbox.size() > 0 || this.store.report.size() > 0;
+  }
+}
+
+/** The owner's object as the report's sink. */
+function ownerSink(store: RoomStore, user: (ownerId: string) => UserApi): Sink {
+  return {
+    async write(entries) {
+      const ownerId = store.thread.get()?.ownerId;
+      if (!ownerId || entries.length === 0) return;
+      await user(ownerId).report(ownerId, entries);
+    },
+  };
+}

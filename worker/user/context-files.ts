@@ -1,0 +1,69 @@
+// The user's context files (and the assistant's memory files under memories/), in the user's object:
+// one writer, so a write is checked against the quota and made in one step, and writes made at once
+// cannot pass it together. Each change goes to D1 through the object's outbox.
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { ContextFile, ContextFileInfo } from "../../protocol";
+import { contextFiles } from "../db/schema";
+import type { ContextQuota } from "../lib/context-quota";
+import type { Outbox } from "../lib/outbox";
+import type { UserDb } from "./db";
+
+const info = { path: contextFiles.path, bytes: contextFiles.bytes, updatedAt: contextFiles.updatedAt };
+const whole = { ...info, content: contextFiles.content };
+
+export class ContextFiles {
+  constructor(
+    private readonly db: UserDb,
+    private readonly outbox: Outbox,
+    private readonly ownerId: () => string,
+  ) {}
+
+  list(): ContextFileInfo[] {
+    return this.db.select(info).from(contextFiles).orderBy(asc(contextFiles.path)).all();
+  }
+
+  /** Every file with its content (step 0's input), by path. */
+  all(): ContextFile[] {
+    return this.db.select(whole).from(contextFiles).orderBy(asc(contextFiles.path)).all();
+  }
+
+  /**
+   * The files whose path begins with `prefix`, exactly: LIKE would ignore case and take `_` for any
+   * character, and so reach files in another folder.
+   */
+  under(prefix: string): { path: string; bytes: number }[] {
+    return this.db
+      .select({ path: contextFiles.path, bytes: contextFiles.bytes })
+      .from(contextFiles)
+      .where(sql`substr(${contextFiles.path}, 1, length(${prefix})) = ${prefix}`)
+      .orderBy(asc(contextFiles.path))
+      .all();
+  }
+
+  get(path: string): ContextFile | null {
+    return this.db.select(whole).from(contextFiles).where(eq(contextFiles.path, path)).get() ?? null;
+  }
+
+  /** Writes the file if the user's files stay within `quota` with it; null (nothing written) if not. */
+  put(path: string, content: string, quota: ContextQuota, now = Date.now()): ContextFile | null {
+    const bytes = new TextEncoder().encode(content).length;
+    const others = this.db
+      .select({ files: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${contextFiles.bytes}), 0)` })
+      .from(contextFiles)
+      .where(sql`${contextFiles.path} <> ${path}`)
+      .get()!;
+    if (others.files >= quota.files || others.bytes + bytes > quota.bytes) return null;
+    const row = { ownerId: this.ownerId(), path, content, bytes, updatedAt: now };
+    this.db.insert(contextFiles).values(row).onConflictDoUpdate({ target: [contextFiles.ownerId, contextFiles.path], set: row }).run();
+    this.outbox.put("context_files", path, row);
+    return { path, content, bytes, updatedAt: now };
+  }
+
+  /** Removes the files named; the paths that were there. */
+  remove(paths: string[]): string[] {
+    if (paths.length === 0) return [];
+    const gone = this.db.delete(contextFiles).where(inArray(contextFiles.path, paths)).returning({ path: contextFiles.path }).all();
+    for (const { path } of gone) this.outbox.remove("context_files", path, { ownerId: this.ownerId(), path });
+    return gone.map((g) => g.path);
+  }
+}
