@@ -38,6 +38,13 @@ export interface UsageLimits {
   dailyCapUsd: number | null;
 }
 
+/** One user's usage on one UTC day (GET /api/admin/usage, for ADMIN_USERS: the deployment's record, from D1). */
+export interface UserDayUsage extends UsageTotals {
+  userId: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+}
+
 /** Route → { body?, query?, response }. Paths use :params as the Worker declares them. */
 export interface Api {
   "GET /api/health": { response: Health };
@@ -77,6 +84,7 @@ export interface Api {
     query: { threadId?: string; since?: number; limit?: number };
     response: { runs: Run[]; totals: UsageTotals; limits: UsageLimits };
   };
+  "GET /api/admin/usage": { query: { since?: number; until?: number }; response: { usage: UserDayUsage[] } };
   "GET /api/plugins": { response: { plugins: PluginInfo[] } };
   "PATCH /api/plugins/:name": { body: { enabled?: boolean; settings?: Record<string, unknown> }; response: { plugin: PluginInfo } };
   "GET /api/context": { response: { files: ContextFileInfo[]; cut?: string[] } };

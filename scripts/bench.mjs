@@ -4,6 +4,7 @@
 //
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
 //   npm run bench -- --compare <rev> [--pairs 3]
+//   npm run bench -- --only user,cap        (some parts only: main, cap, user)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
 // trip (a primary one region away), and the table prints both side by side. With --compare, only the
@@ -12,6 +13,7 @@ import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
 import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
+import { d1Down, SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -19,6 +21,9 @@ const args = Object.fromEntries(
 const opts = { runs: Number(args.runs ?? 25), tokens: Number(args.tokens ?? 40), tokenDelayMs: Number(args["token-delay-ms"] ?? 2) };
 const d1Latency = Number(args["d1-latency"] ?? 0);
 const FANOUT = [1, 10, 100];
+// The table's parts: every scenario on one app (main), the spend cap's app (cap), the user's object's (user).
+const only = args.only ? new Set(args.only.split(",")) : null;
+const part = (name) => !only || only.has(name);
 
 function stats(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -79,7 +84,7 @@ async function measure(upstream, vars, { withFanout }) {
 }
 
 const fmt = (v) => (v === undefined ? "-" : v >= 100 ? v.toFixed(0) : Number.isInteger(v) ? String(v) : v.toFixed(1));
-const cell = (s) => (s.pair ? `${fmt(s.median)}, ${s.p95}` : `${fmt(s.median)} / ${fmt(s.p95)}`);
+const cell = (s) => (s.text !== undefined ? s.text : s.pair ? `${fmt(s.median)}, ${s.p95}` : `${fmt(s.median)} / ${fmt(s.p95)}`);
 
 /** The spend cap under 20 runs started at once, on an app of its own with a $1 cap. */
 async function capped(upstream) {
@@ -92,12 +97,52 @@ async function capped(upstream) {
   }
 }
 
+/**
+ * The user's object, on an app of its own with the bench's D1 switch (DEV_FAULTS=1): the user routes'
+ * D1 round trips, search among 100 users, and the app with D1 away, then back.
+ */
+async function userObject(upstream) {
+  const app = await startApp(upstream.url, { DEV_FAULTS: "1" });
+  try {
+    const trips = await userRouteRoundTrips(app.base, upstream, app.logs);
+    const search = await searchAmongUsers(app.base);
+    const down = await d1Down(app.base, upstream, app.logs, trips.threadId);
+    const alone = stats(search.alone);
+    const among = stats(search.among);
+    const names = Object.keys(down.answered);
+    const failed = names.filter((n) => !down.answered[n]);
+    const byRoute = (counts) => Object.entries(counts).map(([n, v]) => `${n} ${v}`).join(", ");
+    const rows = [
+      ["D1 round trips on user routes (list, search, metrics, context)", { text: String(trips.total), n: trips.calls }],
+      ["search ms, one user's 2,000 messages, alone", alone],
+      ["search ms, one user's 2,000 messages, among 100 users × 2,000 messages", among],
+      ["search, among 100 users ÷ alone (medians)", { text: `${(among.median / alone.median).toFixed(2)}×`, n: among.n }],
+      ["D1 down: user routes answered", { text: `${names.length - failed.length}/${names.length}${failed.length ? ` (not ${failed.join(", ")})` : ""}`, n: names.length }],
+      ["D1 back: the mirror caught up after (s)", { text: down.caughtUpSeconds === null ? "not in 60 s" : down.caughtUpSeconds.toFixed(1), n: 1 }],
+    ];
+    const notes = [
+      `D1 round trips on user routes, by route (${trips.calls / 4} calls each, warm): ${byRoute(trips.byRoute)}`,
+      `search seeding: 99 users × 2,000 messages in ${search.seedSeconds.toFixed(0)} s; searches: ${SEARCHES.join(", ")}`,
+      `D1 down: ${names.map((n) => `${n} ${down.answered[n] ? "answered" : "FAILED"}`).join(", ")}; D1 round trips tried meanwhile by route: ${byRoute(down.tries)}`,
+      `D1 back: ${down.failedFlushes} failed flush(es) while it was away; the run's row in D1 afterwards: ${down.runInD1 ? "yes" : "NO"}`,
+    ];
+    return { rows, notes };
+  } finally {
+    app.stop();
+  }
+}
+
 /** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
 async function table(upstream) {
   console.log(`bench: ${opts.runs} runs, ${opts.tokens} tokens per answer, ${opts.tokenDelayMs} ms between tokens upstream\n`);
-  const base = await measure(upstream, {}, { withFanout: true });
-  base.rows.push(["spend past the cap, 20 runs at once (USD), runs that ran", await capped(upstream)]);
-  const slow = d1Latency ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
+  const base = part("main") ? await measure(upstream, {}, { withFanout: true }) : { rows: [], notes: [] };
+  if (part("cap")) base.rows.push(["spend past the cap, 20 runs at once (USD), runs that ran", await capped(upstream)]);
+  if (part("user")) {
+    const user = await userObject(upstream);
+    base.rows.push(...user.rows);
+    base.notes.push(...user.notes);
+  }
+  const slow = d1Latency && part("main") ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
   const width = Math.max(...base.rows.map(([name]) => name.length));
   const head = ["median / p95", ...(slow ? [`with D1 +${d1Latency} ms`] : []), "samples"];
   console.log(`${"metric".padEnd(width)} | ${head.map((h) => h.padStart(16)).join(" | ")}`);

@@ -53,6 +53,8 @@ export interface Env {
   STEP0_MAX_AGE_MS?: string;
   /** Bench and tests only: a delay added to every D1 round trip, standing in for a distant primary. */
   D1_LATENCY_MS?: string;
+  /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
+  DEV_FAULTS?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -84,6 +86,7 @@ export interface Config {
   /** Older than this, or invalidated, they are read again before the run (one D1 batch). */
   step0MaxAgeMs: number;
   d1LatencyMs: number;
+  devFaults: boolean;
   userStorageQuotaBytes: number;
 }
 
@@ -123,6 +126,7 @@ export function configOf(env: Env): Config {
       step0FreshMs: numberVar(env.STEP0_FRESH_MS, 5_000),
       step0MaxAgeMs: numberVar(env.STEP0_MAX_AGE_MS, 10 * 60_000),
       d1LatencyMs: numberVar(env.D1_LATENCY_MS, 0),
+      devFaults: env.DEV_FAULTS === "1",
       userStorageQuotaBytes: numberVar(env.USER_STORAGE_QUOTA_BYTES, 100 * 1024 * 1024),
     };
     parsed.set(env, config);

@@ -111,6 +111,8 @@ const PROBES: Record<Route, Probe> = {
     expect(usage.runs).toEqual([]);
     expect(usage.totals.runs).toBe(0);
   },
+  // Usage across users is an admin's only: Bob is not one.
+  "GET /api/admin/usage": status(403, () => "/api/admin/usage"),
   "GET /api/plugins": status(200, () => "/api/plugins"),
   "PATCH /api/plugins/:name": status(403, () => "/api/plugins/metrics", () => ({ method: "PATCH", body: { enabled: false } })),
   "GET /api/context": async (ids) => {

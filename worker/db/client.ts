@@ -10,10 +10,17 @@ export type Db = DrizzleD1Database<typeof schema> & { $client: D1Database };
  * (bench), and `faults` can take D1 away (tests).
  */
 export function database(env: Env, usage?: D1Usage, faults?: D1Meter["faults"]): Db {
-  const latencyMs = configOf(env).d1LatencyMs;
-  const d1 = usage || latencyMs || faults ? meteredD1(env.DB, usage ?? newUsage(), { latencyMs, faults }) : env.DB;
+  const { d1LatencyMs: latencyMs, devFaults } = configOf(env);
+  const dev = devFaults ? devD1 : undefined;
+  const d1 = usage || latencyMs || faults || dev ? meteredD1(env.DB, usage ?? newUsage(), { latencyMs, faults, dev }) : env.DB;
   return drizzle(d1, { schema });
 }
+
+/**
+ * The bench's switch (DEV_FAULTS=1, worker/http/dev-faults.ts): D1 away for every part of this
+ * isolate at once (the Worker and the objects of the local app), and every round trip counted.
+ */
+export const devD1 = { down: false, roundTrips: 0 };
 
 /** What one writer asked of D1: statements, and round trips (a batch is one). */
 export interface D1Usage {
@@ -28,6 +35,8 @@ export interface D1Meter {
   latencyMs?: number;
   /** Tests: while `down`, every round trip fails as D1 would when it is unreachable; `delayMs` slows each. */
   faults?: { down: boolean; delayMs?: number };
+  /** The bench's switch, the same for every part of the isolate. */
+  dev?: typeof devD1;
 }
 
 const EXECUTORS = new Set(["run", "all", "first", "raw"]);
@@ -36,11 +45,12 @@ const EXECUTORS = new Set(["run", "all", "first", "raw"]);
  * D1 with a meter on it, so a thread object can report what each run costs in statements (see
  * `npm run bench`). Statements are unwrapped before a batch: the runtime wants its own objects.
  */
-export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, faults }: D1Meter = {}): D1Database {
+export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, faults, dev }: D1Meter = {}): D1Database {
   const delay = async <T>(work: () => Promise<T>): Promise<T> => {
     const wait = latencyMs + (faults?.delayMs ?? 0);
+    if (dev) dev.roundTrips++;
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    if (faults?.down) throw new Error("D1_ERROR: the database is unavailable (injected by a test)");
+    if (faults?.down || dev?.down) throw new Error("D1_ERROR: the database is unavailable (injected by a test)");
     return work();
   };
   const originals = new WeakMap<object, D1PreparedStatement>();

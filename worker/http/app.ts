@@ -15,6 +15,7 @@ import { searchRoutes } from "./search";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { adminRoutes } from "./admin";
+import { devFaultRoutes } from "./dev-faults";
 import { rateLimit } from "./rate-limit";
 import { reply } from "./reply";
 
@@ -69,6 +70,7 @@ app.route("/api/search", searchRoutes);
 app.route("/api/models", modelRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
+app.route("/api/dev", devFaultRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
 // The web app's files; a path that names none gets index.html (single-page application).

@@ -123,7 +123,7 @@ export class RunQueue {
     let finished: Record<string, unknown> | null = null;
     try {
       const outcome = await run.handle(controller.signal, () => void (beforeModel = d1.roundTrips - atStart));
-      finished = { status: outcome.status, durationMs: outcome.durationMs, d1BeforeModel: beforeModel, d1RoundTrips: d1.roundTrips - atStart };
+      finished = { threadId: this.store.thread.get()?.id, status: outcome.status, durationMs: outcome.durationMs, d1BeforeModel: beforeModel, d1RoundTrips: d1.roundTrips - atStart };
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       run.logger.error("run failed before it began", { error: String(err) });

@@ -1,0 +1,203 @@
+// Each user their own object: it imports the user's rows from D1 on first touch, answers every user
+// route without D1, hears of each run from the thread's report, forgets a deleted thread (and takes it
+// out of D1), and its tasks keep a delegated run off D1 before its model request.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ThreadRoom } from "../../worker/thread/room";
+import { marker, script, settle, until } from "../helpers";
+import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers } from "../http/util";
+
+afterEach(() => settle());
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(62).fill(0)]);
+
+describe("the import from D1", () => {
+  it("a user from before the object existed finds their threads, search, usage, files, tasks and quota", async () => {
+    const { users, as } = tokenUsers("veteran");
+    const call = as(users.veteran);
+    const owner = users.veteran.id;
+    const now = Date.now();
+    const threadId = await insertThread({ ownerId: owner, name: "from the old days", lastActivity: now - 1_000 });
+    const word = `heirloom${crypto.randomUUID().slice(0, 6)}`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO messages (id, thread_id, role, kind, source, content, created_at) VALUES (?, ?, 'user', 'text', 'web', ?, ?)").bind(
+        `msg_old_${owner}`,
+        threadId,
+        `an ${word} of a message`,
+        now - 2_000,
+      ),
+      env.DB.prepare("INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, input_tokens, status, started_at) VALUES (?, ?, ?, 'claude-sonnet-4-6', 0.25, 1234, 'completed', ?)").bind(
+        `run_old_${owner}`,
+        threadId,
+        owner,
+        now - 1_500,
+      ),
+      env.DB.prepare("INSERT INTO context_files (owner_id, path, content, bytes, updated_at) VALUES (?, 'old.md', 'kept', 4, ?)").bind(owner, now),
+      env.DB.prepare(
+        "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, status, prompt, max_iterations, created_at, updated_at) VALUES (?, ?, ?, NULL, 'completed', 'old task', 1, ?, ?)",
+      ).bind(`task_old_${owner}`, owner, threadId, now, now),
+      env.DB.prepare("INSERT INTO attachments (id, owner_id, thread_id, name, media_type, bytes, r2_key, created_at) VALUES (?, ?, ?, 'big', 'image/png', ?, 'k', ?)").bind(
+        `att_old_${owner}`,
+        owner,
+        threadId,
+        PNG.byteLength * 2,
+        now,
+      ),
+    ]);
+
+    const list = await (await call("/api/threads")).json<any>();
+    expect(list.threads.map((t: any) => [t.id, t.name])).toEqual([[threadId, "from the old days"]]);
+    const search = await (await call(`/api/search?q=${word}`)).json<any>();
+    expect(search.results.map((r: any) => [r.messageId, r.threadName])).toEqual([[`msg_old_${owner}`, "from the old days"]]);
+    const metrics = await (await call("/api/metrics")).json<any>();
+    expect(metrics.totals).toMatchObject({ runs: 1, inputTokens: 1234, costUsd: 0.25 });
+    expect(metrics.limits.spentTodayUsd).toBe(0.25);
+    expect((await (await call("/api/context/old.md")).json<any>()).file.content).toBe("kept");
+    expect((await (await call("/api/tasks")).json<any>()).tasks.map((t: any) => t.prompt)).toEqual(["old task"]);
+    // The imported bytes count against the quota: with room for 3 files, one more fits, not two.
+    const quotaEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${users.veteran.token}:${owner}`, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 3) };
+    const thread = (await (await callApp(quotaEnv, "/api/threads", { body: {}, token: users.veteran.token })).json<any>()).thread;
+    const upload = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.veteran.token, body: PNG as any, headers: { "content-type": "image/png" } });
+    expect((await upload()).status).toBe(201);
+    expect((await upload()).status).toBe(413);
+  });
+
+  it("happens once: the object is the primary store after it, and a row D1 gets later is not read again", async () => {
+    const { users, as } = tokenUsers("once");
+    const call = as(users.once);
+    expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
+    await insertThread({ ownerId: users.once.id, name: "written to D1 afterwards" });
+    expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
+  });
+});
+
+describe("without D1", () => {
+  it("the user's routes answer from their object: list, search, metrics, context, tasks, a file's quota", async () => {
+    const { users, tokenEnv } = tokenUsers("nod1");
+    const word = marker("nod1word");
+    await script(word, [{ kind: "text", text: `answered ${word}` }]);
+    const call = (path: string, opts: any = {}, e = tokenEnv) => callApp(e, path, { ...opts, token: users.nod1.token });
+    const thread = (await (await call("/api/threads", { body: { name: "before D1 went" } })).json<any>()).thread;
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${word}` } })).status).toBe(202);
+    await until(async () => (await (await call(`/api/search?q=${word}`)).json<any>()).results.length, (n) => n === 2);
+    expect((await call("/api/context/a.md", { method: "PUT", body: { content: "note" } })).status).toBe(200);
+
+    // No D1 binding at all in the Worker: a route that touched D1 would fail.
+    const noD1 = { ...tokenEnv, DB: undefined as unknown as D1Database };
+    const answers = {
+      list: await call("/api/threads", {}, noD1),
+      search: await call(`/api/search?q=${word}`, {}, noD1),
+      metrics: await call("/api/metrics", {}, noD1),
+      context: await call("/api/context", {}, noD1),
+      file: await call("/api/context/a.md", {}, noD1),
+      tasks: await call("/api/tasks", {}, noD1),
+      upload: await call(`/api/threads/${thread.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } }, noD1),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.status]))).toEqual({
+      list: 200,
+      search: 200,
+      metrics: 200,
+      context: 200,
+      file: 200,
+      tasks: 200,
+      upload: 201,
+    });
+    expect((await answers.list.json<any>()).threads.map((t: any) => t.name)).toEqual(["before D1 went"]);
+    expect((await answers.metrics.json<any>()).totals.runs).toBe(1);
+  });
+
+  it("a user's object that cannot import is 503 unavailable, never an empty answer", async () => {
+    const { users, tokenEnv } = tokenUsers("unreachable");
+    // The user's object cannot be reached at all.
+    const broken = { ...tokenEnv, USER_ROOM: { idFromName: () => { throw new Error("no such object"); } } as unknown as DurableObjectNamespace };
+    const res = await callApp(broken, "/api/threads", { token: users.unreachable.token });
+    expect(res.status).toBe(503);
+    expect((await res.json<any>()).error.code).toBe("unavailable");
+  });
+});
+
+describe("a deleted thread", () => {
+  it("leaves the directory and search at once, and D1 after the object's flush", async () => {
+    const { users, as } = tokenUsers("deleter");
+    const call = as(users.deleter);
+    const word = marker("gone");
+    await script(word, [{ kind: "text", text: `reply ${word}` }]);
+    const thread = (await (await call("/api/threads", { body: { name: "to delete" } })).json<any>()).thread;
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `find ${word}` } })).status).toBe(202);
+    await until(async () => (await (await call(`/api/search?q=${word}`)).json<any>()).results.length, (n) => n === 2);
+    await until(async () => (await env.DB.prepare("SELECT count(*) AS n FROM threads WHERE id = ?").bind(thread.id).first<{ n: number }>())!.n, (n) => n === 1);
+    expect((await call(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
+    expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);
+    await until(async () => (await env.DB.prepare("SELECT count(*) AS n FROM threads WHERE id = ?").bind(thread.id).first<{ n: number }>())!.n, (n) => n === 0);
+    // Its usage stays: it was spent.
+    expect((await (await call("/api/metrics")).json<any>()).runs.map((r: any) => r.threadName)).toEqual([null]);
+  });
+});
+
+describe("a delegated task's run", () => {
+  it("reads its task from the owner's object: no D1 round trip before its model request", async () => {
+    const { users, as } = tokenUsers("boss");
+    const call = as(users.boss);
+    const lines: string[] = [];
+    const log = console.log;
+    const spy = vi.spyOn(console, "log").mockImplementation((...args) => {
+      lines.push(args.map(String).join(" "));
+      log(...args);
+    });
+    const [p, c] = [marker("parent"), marker("child")];
+    await script(p, [{ kind: "text", text: `On it.\n/delegate do the thing ${c}` }]);
+    await script(c, [{ kind: "text", text: "done" }]);
+    const parent = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
+    expect((await call(`/api/threads/${parent.id}/messages`, { body: { content: `delegate ${p}` } })).status).toBe(202);
+    const task = await until(async () => (await (await call("/api/tasks")).json<any>()).tasks[0], (t) => t?.status === "completed", 15_000);
+    // A run's log line follows its end events by a moment (worker/thread/run-queue.ts).
+    const finishedIn = (threadId: string) =>
+      lines.flatMap((l) => (l.startsWith("{") ? [JSON.parse(l)] : [])).filter((l) => l.message === "run finished" && l.threadId === threadId);
+    const childRuns = await until(async () => finishedIn(task.threadId), (runs) => runs.length > 0);
+    spy.mockRestore();
+    // Its thread is new (cold): at most the read of the plugin configs. Its task comes from the owner's object.
+    for (const run of childRuns) expect(run.d1BeforeModel).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("the reports and the user's mirror", () => {
+  it("a report the user's object missed reaches it with the thread's alarm", async () => {
+    const { users, as, tokenEnv } = tokenUsers("missedreport");
+    const call = as(users.missedreport);
+    const thread = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.missedreport.token}` });
+    const word = marker("late");
+    await script(word, [{ kind: "text", text: `answer ${word}` }]);
+    // A first run, so the thread knows the day's spend (far from the cap, it asks nothing before a run).
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${marker("warm")}` } })).status).toBe(202);
+    await ws.waitForRunEnd(1);
+    await settle();
+    const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
+    await runInDurableObject(room, (r: ThreadRoom) => void (r.userFaults.down = true));
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `ask ${word}` } })).status).toBe(202);
+    await ws.waitForRunEnd(2);
+    await settle();
+    expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);
+    await runInDurableObject(room, (r: ThreadRoom) => void (r.userFaults.down = false));
+    // Past the first retry's backoff (1 s), the alarm sends what waits.
+    await new Promise((r) => setTimeout(r, 1_100));
+    await runDurableObjectAlarm(room);
+    expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toHaveLength(2);
+    expect((await (await call("/api/metrics")).json<any>()).totals.runs).toBe(2);
+    ws.close();
+  });
+
+  it("a context file written or deleted reaches D1 after the user's object has it", async () => {
+    const { users, as } = tokenUsers("mirrored");
+    const call = as(users.mirrored);
+    const inD1 = async () =>
+      (await env.DB.prepare("SELECT content FROM context_files WHERE owner_id = ? AND path = 'm.md'").bind(users.mirrored.id).first<{ content: string }>())?.content ?? null;
+    expect((await call("/api/context/m.md", { method: "PUT", body: { content: "first" } })).status).toBe(200);
+    expect(await until(inD1, (c) => c === "first")).toBe("first");
+    expect((await call("/api/context/m.md", { method: "PUT", body: { content: "second" } })).status).toBe(200);
+    expect(await until(inD1, (c) => c === "second")).toBe("second");
+    expect((await call("/api/context/m.md", { method: "DELETE" })).status).toBe(204);
+    expect(await until(inD1, (c) => c === null)).toBeNull();
+  });
+});
