@@ -121,7 +121,7 @@ async function userObject(upstream) {
       ["D1 back: the mirror caught up after (s)", { text: down.caughtUpSeconds === null ? "not in 60 s" : down.caughtUpSeconds.toFixed(1), n: 1 }],
     ];
     const notes = [
-      `D1 round trips on user routes, by route (${trips.calls / 4} calls each, warm): ${byRoute(trips.byRoute)}`,
+      `D1 round trips on user routes, by route (${trips.calls / 4} calls each, warm): ${byRoute(trips.byRoute)} (the counter stood at ${trips.counted} before them, from the import, a run and its flush: it does count)`,
       `search seeding: 99 users × 2,000 messages in ${search.seedSeconds.toFixed(0)} s; searches: ${SEARCHES.join(", ")}`,
       `D1 down: ${names.map((n) => `${n} ${down.answered[n] ? "answered" : "FAILED"}`).join(", ")}; D1 round trips tried meanwhile by route: ${byRoute(down.tries)}`,
       `D1 back: ${down.failedFlushes} failed flush(es) while it was away; the run's row in D1 afterwards: ${down.runInD1 ? "yes" : "NO"}`,
@@ -153,7 +153,7 @@ async function table(upstream) {
     console.log(`${name.padEnd(width)} | ${cells.map((c) => c.padStart(16)).join(" | ")}`);
   }
   for (const note of base.notes) console.log(`\n${note}`);
-  console.log(`(the upstream takes ≈${opts.tokens * opts.tokenDelayMs} ms to stream each answer; socket deltas are coalesced every ~30 ms)`);
+  if (part("main")) console.log(`(the upstream takes ≈${opts.tokens * opts.tokenDelayMs} ms to stream each answer; socket deltas are coalesced every ~30 ms)`);
 }
 
 const upstream = await startFakeUpstream({ port: 0 });
