@@ -23,6 +23,7 @@ const PASSED_THROUGH = [
   "MODELS",
   "DEFAULT_MODEL",
   "THINKING",
+  "DEV_FAULTS",
 ];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";

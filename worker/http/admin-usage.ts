@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { UserDayUsage } from "../../protocol";
 import { database } from "../db/client";
 import { agentRuns } from "../db/schema";
+import { usageSums } from "../db/usage-sums";
+import { roundUsd } from "../lib/usd";
 import { DAY_MS, utcDayStart } from "../lib/time";
 import { isAdmin } from "./auth";
 import type { AppEnv } from "./app-env";
@@ -32,18 +34,13 @@ export const adminUsageRoutes = new Hono<AppEnv>().get("/", async (c) => {
     .select({
       userId: agentRuns.ownerId,
       day,
-      runs: sql<number>`count(*)`,
-      inputTokens: sql<number>`coalesce(sum(${agentRuns.inputTokens}), 0)`,
-      outputTokens: sql<number>`coalesce(sum(${agentRuns.outputTokens}), 0)`,
-      cacheReadTokens: sql<number>`coalesce(sum(${agentRuns.cacheReadTokens}), 0)`,
-      cacheWriteTokens: sql<number>`coalesce(sum(${agentRuns.cacheWriteTokens}), 0)`,
-      costUsd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)`,
+      ...usageSums,
     })
     .from(agentRuns)
     .where(and(gte(agentRuns.startedAt, since), lt(agentRuns.startedAt, until)))
     .groupBy(agentRuns.ownerId, day)
     .orderBy(sql`${day} DESC`, agentRuns.ownerId)
     .limit(10_000);
-  const usage: UserDayUsage[] = rows.map((r) => ({ ...r, costUsd: Math.round(r.costUsd * 1e6) / 1e6 }));
+  const usage: UserDayUsage[] = rows.map((r) => ({ ...r, costUsd: roundUsd(r.costUsd) }));
   return reply(c, "GET /api/admin/usage", { usage });
 });

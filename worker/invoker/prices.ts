@@ -1,3 +1,4 @@
+import { roundUsd } from "../lib/usd";
 import type { Usage } from "./types";
 
 /** US dollars per million tokens, by model family. Cache writes cost 1.25x input, reads 0.1x. */
@@ -23,5 +24,5 @@ export function costUsd(model: string, u: Usage): number {
     (u.inputTokens * p.input + u.outputTokens * p.output + u.cacheWriteTokens * p.input * 1.25 + u.cacheReadTokens * p.input * 0.1) /
       1_000_000 +
     (u.serverToolUses?.web_search ?? 0) * WEB_SEARCH_USD;
-  return Math.round(dollars * 1e6) / 1e6;
+  return roundUsd(dollars);
 }

@@ -10,7 +10,7 @@
 // to D1 through its outbox. When the user's files change it tells the threads that ran recently, whose
 // step 0 holds a copy.
 import { DurableObject } from "cloudflare:workers";
-import type { ContextFile, ContextFileInfo, SearchResult, Task, TaskStatus, Thread } from "../../protocol";
+import type { ContextFile, ContextFileInfo, Run, SearchResult, Task, TaskStatus, Thread, UsageTotals } from "../../protocol";
 import { d1Sink } from "../db/mirror";
 import { database } from "../db/client";
 import type { TaskRow } from "../db/schema";
@@ -30,7 +30,8 @@ import { applyReport, type ReportEntry } from "./report";
 import { searchMessages } from "./search";
 import { StoredFiles, type StoredFile } from "./stored-files";
 import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
-import { Usage, roundUsd, type UsageQuery, type UsageTotals } from "./usage";
+import { roundUsd } from "../lib/usd";
+import { Usage, type UsageQuery } from "./usage";
 
 /** A thread's object, as this one reaches it: to drop its copy of the user's files. */
 type ThreadCaches = DurableObjectNamespace<Rpc.DurableObjectBranded & { invalidate(): Promise<void> }>;
@@ -117,7 +118,7 @@ export class UserRoom extends DurableObject<Env> {
     return searchMessages(this.db, q, limit);
   }
 
-  async metrics(userId: string, q: UsageQuery): Promise<{ runs: ReturnType<Usage["runs"]>["runs"]; totals: UsageTotals; spentTodayUsd: number }> {
+  async metrics(userId: string, q: UsageQuery): Promise<{ runs: Run[]; totals: UsageTotals; spentTodayUsd: number }> {
     await this.open(userId);
     return { ...this.usage.runs(q), spentTodayUsd: roundUsd(this.ledger.today().spentUsd) };
   }

@@ -1,9 +1,11 @@
 // The user's usage: a row per run (tokens, cost, duration), as the threads report them. Usage outlives
 // its thread: a deleted thread's runs still count, and list with no thread name.
-import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
-import type { Run } from "../../protocol";
+import { and, desc, eq, gte, type SQL } from "drizzle-orm";
+import type { Run, UsageTotals } from "../../protocol";
 import { agentRuns, threads } from "../db/schema";
 import { toRun } from "../db/shapes";
+import { usageSums } from "../db/usage-sums";
+import { roundUsd } from "../lib/usd";
 import type { UserDb } from "./db";
 
 export interface UsageQuery {
@@ -12,16 +14,6 @@ export interface UsageQuery {
   limit: number;
 }
 
-export interface UsageTotals {
-  runs: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costUsd: number;
-}
-
-export const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 export class Usage {
   constructor(private readonly db: UserDb) {}
@@ -44,14 +36,7 @@ export class Usage {
       .limit(q.limit)
       .all();
     const totals = this.db
-      .select({
-        runs: sql<number>`count(*)`,
-        inputTokens: sql<number>`coalesce(sum(${agentRuns.inputTokens}), 0)`,
-        outputTokens: sql<number>`coalesce(sum(${agentRuns.outputTokens}), 0)`,
-        cacheReadTokens: sql<number>`coalesce(sum(${agentRuns.cacheReadTokens}), 0)`,
-        cacheWriteTokens: sql<number>`coalesce(sum(${agentRuns.cacheWriteTokens}), 0)`,
-        costUsd: sql<number>`coalesce(sum(${agentRuns.costUsd}), 0)`,
-      })
+      .select(usageSums)
       .from(agentRuns)
       .where(and(...where))
       .get()!;
