@@ -1,6 +1,8 @@
-// The record across threads (D1): the thread list, mirrored messages (search, export), tasks, usage,
-// plugin configs and context files. Each thread's primary store is its ThreadRoom's own SQLite
-// (worker/thread/store/), which mirrors its rows here through an outbox, idempotently by id.
+// The deployment's record (D1): the plugin registry, and a copy of the objects' rows (threads, messages,
+// runs, metrics, context files) for the admin's usage view, recovery and the objects' first-touch
+// imports. Each thread's primary store is its ThreadRoom's SQLite (worker/thread/store/), each user's
+// their UserRoom's (worker/user/, whose tables are these by name); both mirror here through outboxes.
+// `tasks` and `attachments` are read by the user's import only (for users from before their object).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { TaskVerdict } from "../../protocol";
@@ -109,7 +111,12 @@ export const agentRuns = sqliteTable(
     status: text("status").notNull(),
     startedAt: integer("started_at").notNull(),
   },
-  (t) => [index("agent_runs_owner_started").on(t.ownerId, t.startedAt), index("agent_runs_thread").on(t.threadId)],
+  (t) => [
+    index("agent_runs_owner_started").on(t.ownerId, t.startedAt),
+    index("agent_runs_thread").on(t.threadId),
+    // The admin's usage view reads a range of days across users.
+    index("agent_runs_started").on(t.startedAt),
+  ],
 );
 
 export const metrics = sqliteTable(

@@ -1,0 +1,1 @@
+CREATE INDEX `agent_runs_started` ON `agent_runs` (`started_at`);
