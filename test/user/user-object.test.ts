@@ -4,7 +4,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { marker, script, settle, until } from "../helpers";
+import { marker, script, settle, until, userObject } from "../helpers";
 import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
@@ -199,5 +199,24 @@ describe("the reports and the user's mirror", () => {
     expect(await until(inD1, (c) => c === "second")).toBe("second");
     expect((await call("/api/context/m.md", { method: "DELETE" })).status).toBe(204);
     expect(await until(inD1, (c) => c === null)).toBeNull();
+  });
+});
+
+describe("today's spend", () => {
+  it("counts every run the threads reported, those the ledger holds no row for included (no cap set, a settlement on its way)", async () => {
+    const userId = `spender-${crypto.randomUUID().slice(0, 8)}`;
+    const user = userObject(userId);
+    const now = Date.now();
+    const run = (id: string, costUsd: number) => ({
+      table: "agent_runs" as const,
+      row: { id, threadId: "thr_x", ownerId: userId, model: "claude-sonnet-4-6", costUsd, status: "completed", startedAt: now },
+    });
+    await user.report(userId, [run("run_reported_1", 0.5), run("run_reported_2", 0.25)]);
+    expect((await user.spend(userId)).spentUsd).toBe(0.75);
+    // A run the ledger settled counts once, at the ledger's figure.
+    await user.settle(userId, { runId: "run_reported_2", threadId: "thr_x", at: now }, 0.25);
+    await user.reserve(userId, { runId: "run_running", threadId: "thr_x" }, 1, 100);
+    expect((await user.spend(userId)).spentUsd).toBe(1.75);
+    expect((await user.metrics(userId, { limit: 10 })).spentTodayUsd).toBe(1.75);
   });
 });

@@ -1,6 +1,8 @@
 // The user's spend ledger, in their object's SQLite: a row per run, its cost once it is known, or
 // what it reserved while it runs near the cap. One writer, so a reservation is checked and taken
-// in one step: runs started at once cannot all pass the cap.
+// in one step: runs started at once cannot all pass the cap. Today's spend counts the runs the
+// threads reported (usage, `agent_runs`) that the ledger has no row for: with no cap set, or with a
+// settlement still on its way, the total is still every run's.
 import { utcDayStart, DAY_MS } from "../lib/time";
 
 export interface SpendState {
@@ -19,7 +21,14 @@ export class SpendLedger {
   }
 
   today(now = Date.now()): SpendState {
-    const { usd } = this.sql.exec<{ usd: number | null }>("SELECT sum(usd) AS usd FROM ledger WHERE at >= ?", utcDayStart(now)).one();
+    const since = utcDayStart(now);
+    const { usd } = this.sql
+      .exec<{ usd: number | null }>(
+        `SELECT (SELECT coalesce(sum(usd), 0) FROM ledger WHERE at >= ?1)
+              + (SELECT coalesce(sum(cost_usd), 0) FROM agent_runs WHERE started_at >= ?1 AND id NOT IN (SELECT run_id FROM ledger)) AS usd`,
+        since,
+      )
+      .one();
     return { spentUsd: usd ?? 0 };
   }
 
