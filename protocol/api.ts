@@ -11,6 +11,7 @@ import type {
   PluginInfo,
   Run,
   SearchResult,
+  Schedule,
   Task,
   TaskStatus,
   Thread,
@@ -49,14 +50,14 @@ export interface UserDayUsage extends UsageTotals {
 export interface Api {
   "GET /api/health": { response: Health };
   "GET /api/models": { response: { models: ModelInfo[]; default: string } };
-  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string }; response: { thread: Thread } };
+  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string; timezone?: string }; response: { thread: Thread } };
   "GET /api/threads": {
     query: { status?: ThreadStatus; limit?: number; cursor?: string };
     response: { threads: Thread[]; nextCursor?: string };
   };
   "GET /api/threads/:id": { response: { thread: Thread } };
   "PATCH /api/threads/:id": {
-    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string };
+    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string };
     response: { thread: Thread };
   };
   "DELETE /api/threads/:id": { response: null };
@@ -91,6 +92,22 @@ export interface Api {
   "GET /api/context/:path": { response: { file: ContextFile } };
   "PUT /api/context/:path": { body: { content: string }; response: { file: ContextFile } };
   "DELETE /api/context/:path": { response: null };
+  "POST /api/threads/:id/schedules": { body: ScheduleBody & { prompt: string }; response: { schedule: Schedule } };
+  "GET /api/threads/:id/schedules": { response: { schedules: Schedule[] } };
+  "GET /api/schedules": { response: { schedules: Schedule[] } };
+  "PATCH /api/schedules/:scheduleId": { body: ScheduleBody; response: { schedule: Schedule } };
+  "DELETE /api/schedules/:scheduleId": { response: null };
+}
+
+/** A schedule as a client writes it: at most one of `at`, `every`, `cron` (exactly one on create). */
+export interface ScheduleBody {
+  name?: string;
+  prompt?: string;
+  at?: number;
+  every?: number;
+  cron?: string;
+  timezone?: string;
+  enabled?: boolean;
 }
 
 export type Route = keyof Api;

@@ -63,6 +63,8 @@ export interface EventMap {
   "task:validated": TaskRef;
   "task:failed": TaskRef;
   "task:checkin": TaskRef & { message: string };
+  /** A schedule posted its prompt: comes before that message's chat:message. */
+  "schedule:fired": { threadId: string; scheduleId: string; messageId: string };
   /** The owner's context files changed during a run (the model wrote its memory): pages showing them reload. */
   "context:changed": { threadId: string; paths: string[] };
 }

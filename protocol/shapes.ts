@@ -27,6 +27,11 @@ export interface Thread {
   headId: string | null;
   lastActivity: number;
   createdAt: number;
+  /**
+   * The user's IANA timezone as their browser sent it with the thread (schedules the model makes are
+   * read in it). Answered by the thread's own routes; not in the list.
+   */
+  timezone?: string;
 }
 
 export interface Usage {
@@ -80,6 +85,9 @@ export interface MessageMetadata {
   input?: unknown;
   isError?: boolean;
   taskId?: string;
+  /** A schedule's fire: the schedule, and its name as it was (a message badge shows it). */
+  scheduleId?: string;
+  scheduleName?: string;
   /** Regenerate: the message this one regenerates. */
   regenerates?: string;
   /** A cross-thread notification: "cross-thread-notification"; a check-in: "task-checkin". */
@@ -129,6 +137,30 @@ export interface TaskVerdict {
   iteration: number;
   at: number;
 }
+
+/**
+ * A schedule: its thread's prompt, posted by itself at a time (`at`), every `every` seconds, or on a
+ * five-field `cron` expression read in `timezone` (exactly one of the three is set).
+ */
+export interface Schedule {
+  id: string;
+  threadId: string;
+  /** A short label for lists and message badges (the prompt's start unless one is given). */
+  name: string;
+  prompt: string;
+  at: number | null;
+  every: number | null;
+  cron: string | null;
+  timezone: string;
+  enabled: boolean;
+  /** Null once a one-time schedule has fired, or while disabled. */
+  nextRunAt: number | null;
+  lastRunAt: number | null;
+  lastStatus: ScheduleStatus | null;
+  createdAt: number;
+}
+
+export type ScheduleStatus = "completed" | "failed";
 
 export interface Task {
   id: string;

@@ -53,6 +53,9 @@ export interface Env {
   STEP0_MAX_AGE_MS?: string;
   /** Bench and tests only: a delay added to every D1 round trip, standing in for a distant primary. */
   D1_LATENCY_MS?: string;
+  /** Schedules: the shortest interval (seconds), and how many one user may keep. */
+  SCHEDULE_MIN_INTERVAL_S?: string;
+  MAX_SCHEDULES_PER_USER?: string;
   /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
   DEV_FAULTS?: string;
 }
@@ -73,6 +76,8 @@ export interface Config {
   runTimeoutMs: number;
   maxQueuedMessages: number;
   maxAutoRuns: number;
+  scheduleMinIntervalS: number;
+  maxSchedulesPerUser: number;
   userTasksPerDay: number;
   userContextFilesMax: number;
   userContextBytesMax: number;
@@ -115,6 +120,8 @@ export function configOf(env: Env): Config {
       runTimeoutMs: numberVar(env.RUN_TIMEOUT_MS, 300_000),
       maxQueuedMessages: numberVar(env.MAX_QUEUED_MESSAGES, 20),
       maxAutoRuns: numberVar(env.MAX_AUTO_RUNS, 5),
+      scheduleMinIntervalS: numberVar(env.SCHEDULE_MIN_INTERVAL_S, 300),
+      maxSchedulesPerUser: numberVar(env.MAX_SCHEDULES_PER_USER, 50),
       userTasksPerDay: numberVar(env.USER_TASKS_PER_DAY, 100),
       userContextFilesMax: numberVar(env.USER_CONTEXT_FILES_MAX, 500),
       userContextBytesMax: numberVar(env.USER_CONTEXT_BYTES_MAX, 10 * 1024 * 1024),

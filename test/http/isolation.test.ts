@@ -15,9 +15,10 @@ interface Ids {
   attachment: string;
   task: string;
   path: string;
+  schedule: string;
 }
 
-/** Alice's thread with an answered message, an attachment, a task and a context file. */
+/** Alice's thread with an answered message, an attachment, a task, a context file and a schedule. */
 async function aliceData(): Promise<Ids> {
   const thread = await createThreadVia(alice, { name: `alice ${WORD}` });
   const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.alice.token}` });
@@ -38,7 +39,10 @@ async function aliceData(): Promise<Ids> {
   const path = `alice-${WORD}.md`;
   expect((await alice(`/api/context/${path}`, { method: "PUT", body: { content: "alice's notes" } })).status).toBe(200);
   await alice("/api/plugins"); // the first read of plugins stores their defaults
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path };
+  const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
+  expect(made.status).toBe(201);
+  const { schedule } = await made.json<any>();
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -52,6 +56,8 @@ async function snapshot(ids: Ids) {
     messages: await read(`/api/threads/${ids.thread}/messages`),
     attachment: await read(`/api/threads/${ids.thread}/attachments/${ids.attachment}`),
     tasks: await read(`/api/tasks?threadId=${ids.thread}`),
+    schedules: await read("/api/schedules"),
+    threadSchedules: await read(`/api/threads/${ids.thread}/schedules`),
     context: await read(`/api/context/${ids.path}`),
     runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -128,6 +134,14 @@ const PROBES: Record<Route, Probe> = {
     expect((await bob(`/api/context/${ids.path}`, { method: "DELETE" })).status).toBe(204);
     expect((await bob(`/api/context/${ids.path}`, { method: "DELETE" })).status).toBe(404);
   },
+  "POST /api/threads/:id/schedules": notFound((i) => `/api/threads/${i.thread}/schedules`, () => ({ body: { prompt: "bob's", every: 3600 } })),
+  "GET /api/threads/:id/schedules": notFound((i) => `/api/threads/${i.thread}/schedules`),
+  "GET /api/schedules": async (ids) => {
+    const { schedules } = await (await bob("/api/schedules")).json<any>();
+    expect(schedules.map((s: any) => s.id)).not.toContain(ids.schedule);
+  },
+  "PATCH /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "PATCH", body: { enabled: false } })),
+  "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
 };
 
 describe("a second user, with the first user's ids", () => {

@@ -108,8 +108,10 @@ export function mirrorStatements(d1: D1Database, entries: OutboxEntry[]): D1Prep
   const rows = Object.fromEntries(ORDER.map((t) => [t, [] as Record<string, unknown>[]])) as Record<keyof MirrorRows, Record<string, unknown>[]>;
   const removals: D1PreparedStatement[] = [];
   for (const e of entries) {
-    if (isRemoval(e.row)) removals.push(removal(d1, e.table, e.row));
-    else rows[e.table].push(e.row);
+    // A table D1 does not keep (a user's schedules) is not mirrored.
+    if (!(e.table in KEYS)) continue;
+    if (isRemoval(e.row)) removals.push(removal(d1, e.table as keyof MirrorRows, e.row));
+    else rows[e.table as keyof MirrorRows].push(e.row);
   }
   return [...ORDER.flatMap((t) => upserts(d1, KEYS[t][0], rows[t], KEYS[t][1])), ...removals];
 }

@@ -4,6 +4,7 @@ import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THRE
 import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
+import { isTimeZone } from "../lib/schedule-time";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
@@ -14,16 +15,18 @@ import { reply } from "./reply";
 const name = z.string().trim().min(1).max(200);
 const model = z.string().trim().min(1).max(100).regex(/^[\w.:@/-]+$/, "not a model name");
 const status = z.enum(THREAD_STATUSES);
+const timezone = z.string().min(1).max(64).refine(isTimeZone, "not an IANA timezone (e.g. Europe/Paris)");
 
-const createBody = z.strictObject({ name: name.optional(), kind: z.enum(THREAD_KINDS).optional(), model: model.optional() });
+const createBody = z.strictObject({ name: name.optional(), kind: z.enum(THREAD_KINDS).optional(), model: model.optional(), timezone: timezone.optional() });
 const patchBody = z
   .strictObject({
     name: name.optional(),
     model: model.optional(),
     status: status.optional(),
     instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
+    timezone: timezone.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions");
+  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions, timezone");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });
 const messagesQuery = z.object({
   limit: limitParam(MESSAGE_PAGE, 500),
@@ -46,6 +49,7 @@ export const threadRoutes = new Hono<AppEnv>()
         named: body.name !== undefined,
         kind: body.kind ?? "general",
         model: body.model ?? configOf(c.env).defaultModel,
+        ...(body.timezone ? { timezone: body.timezone } : {}),
       }),
     );
     return reply(c, "POST /api/threads", { thread }, 201);

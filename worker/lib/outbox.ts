@@ -2,8 +2,8 @@
 // table of the object's own SQLite: a newer copy of a row replaces the one waiting, so a flush sends
 // each row's latest state once. A removal waits the same way, as the row's key with `$deleted`.
 
-/** The tables an object's rows go to (D1's names; the user's object keeps the same). */
-export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files";
+/** The tables an object's rows go to (D1's names; the user's object keeps the same, and schedules). */
+export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files" | "schedules";
 
 export interface OutboxEntry {
   id: number;

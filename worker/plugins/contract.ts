@@ -12,6 +12,9 @@ import type {
   PipelineStep,
   Role,
   RunErrorCode,
+  Schedule,
+  ScheduleBody,
+  ScheduleStatus,
   StreamEvent,
   Task,
   Thread,
@@ -151,7 +154,10 @@ export interface ToolCall {
 export interface ToolDefinition<I = any> {
   /** Exposed to the model as `pluginName__name`. */
   name: string;
+  /** As the plugins page shows it; the model's, unless `describe` makes it from the thread. */
   description: string;
+  /** The model's description, made when a run lists its tools (keep it stable per thread: the prompt cache). */
+  describe?(ctx: PluginContext<any>): string;
   /** JSON Schema of the input object. */
   inputSchema: { type: "object"; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
   handler(input: I, call: ToolCall, ctx: PluginContext<any>): Promise<string | ToolOutcome> | string | ToolOutcome;
@@ -204,6 +210,18 @@ export interface ThreadPort {
   /** Queues a usage row for D1, in the same flush as the thread's other rows. */
   mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
   sockets(): WebSocket[];
+  schedules: SchedulePort;
+}
+
+/** The thread's schedules, as a plugin makes them: the same checks and the same per-user maximum as the routes. */
+export interface SchedulePort {
+  /** A schedule; or why not (a bad time, the maximum reached), in words the model can act on. */
+  create(body: ScheduleBody & { prompt: string }): Promise<{ ok: true; schedule: Schedule } | { ok: false; reason: string }>;
+  list(): Schedule[];
+  /** False: no such schedule in this thread. */
+  cancel(id: string): Promise<boolean>;
+  /** The run a fire started has ended. */
+  settle(id: string, status: ScheduleStatus): void;
 }
 
 export interface SendOptions {

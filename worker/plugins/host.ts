@@ -37,6 +37,8 @@ export class PluginHost {
   private entryCache = new Map<HookName, HookEntry<any>[]>();
   private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"] }>();
   private modelTools: ModelTool[] = [];
+  /** Tools whose description their plugin makes from the thread, by name. */
+  private described = new Map<string, () => string>();
   private started: Promise<void> | null = null;
 
   constructor(
@@ -110,8 +112,13 @@ export class PluginHost {
 
   // --- tools ---------------------------------------------------------------------------------
 
+  /** The run's tools; a description a plugin makes from its thread is made now (the thread may have changed). */
   tools(): ModelTool[] {
-    return this.modelTools;
+    if (this.described.size === 0) return this.modelTools;
+    return this.modelTools.map((t) => {
+      const describe = this.described.get(t.name);
+      return describe ? { ...t, description: describe() } : t;
+    });
   }
 
   async runTool(name: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
@@ -154,11 +161,14 @@ export class PluginHost {
     }
     this.toolIndex = new Map();
     this.modelTools = [];
+    this.described = new Map();
     for (const p of enabled) {
       for (const tool of p.def.tools ?? []) {
         const name = `${p.def.name}${TOOL_SEPARATOR}${tool.name}`;
         this.toolIndex.set(name, { plugin: p, handler: tool.handler });
         this.modelTools.push({ name, description: tool.description, input_schema: tool.inputSchema });
+        const { describe } = tool;
+        if (describe) this.described.set(name, () => describe.call(tool, p.ctx));
       }
       for (const builtin of p.def.builtinTools ?? []) {
         const definition = builtin.definition(p.config.settings);

@@ -12,6 +12,7 @@ import { titlesPlugin } from "./titles";
 import { webPlugin } from "./web";
 import { memoryPlugin } from "./memory";
 import { validatorPlugin } from "./validator";
+import { schedulePlugin } from "./schedule";
 
 export const PLUGINS: PluginDefinition<any>[] = [
   activityPlugin,
@@ -22,6 +23,7 @@ export const PLUGINS: PluginDefinition<any>[] = [
   delegationPlugin,
   validatorPlugin,
   titlesPlugin,
+  schedulePlugin,
   metricsPlugin,
 ];
 

@@ -186,6 +186,9 @@ export class Intake {
     const thread = writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
     // The chat:message just below is the run's first frame as replay keeps it.
     if (runs) store.runs.enqueue(message.id, input.taskId ?? null, input.requestId ?? null, events.lastSeq + 1);
+    // A schedule's fire is announced before its message (PROTOCOL.md, "Schedules").
+    const scheduleId = input.source === "schedule" ? input.metadata?.scheduleId : undefined;
+    if (scheduleId) events.emit("schedule:fired", { threadId: t.id, scheduleId, messageId: message.id });
     events.emit("chat:message", { threadId: t.id, message });
     if (branches) this.announceBranch(thread);
     return message;

@@ -7,12 +7,14 @@ import { deploymentModels, providerOf } from "../invoker/client";
 import type { Invoker } from "../invoker/invoke";
 import { consoleLogger } from "../lib/logger";
 import { newId } from "../lib/ids";
-import type { ModelPort, NewMessage, NewThread, OwnerPort, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
+import type { ModelPort, NewMessage, NewThread, OwnerPort, PluginContext, PluginDefinition, SchedulePort, SendOptions, ThreadPort } from "../plugins/contract";
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
 import type { AcceptInput, Intake } from "./intake";
 import { unwrap } from "./room-reply";
 import { roomStub } from "./room-stub";
+import type { Scheduler } from "./scheduler";
+import { scheduleCreate } from "./schedules";
 import type { StepZero } from "./step-zero";
 import type { RoomStore } from "./store";
 import { publicThread } from "./store/thread-row";
@@ -31,6 +33,7 @@ export interface PluginRoom {
   events: Broadcaster;
   stepZero: StepZero;
   intake: Intake;
+  scheduler: Scheduler;
 }
 
 /** The plugin's view of its own thread; what it adds is stored with the plugin's name as source. */
@@ -82,6 +85,23 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
     contextFiles: () => room.stepZero.current?.contextFiles ?? [],
     mirror: (table, row) => writer.mirror(table, row),
     sockets: () => room.ctx.getWebSockets(),
+    schedules: schedulePort(room),
+  };
+}
+
+/** The thread's schedules for its plugins: the routes' checks (the body's, then the scheduler's). */
+function schedulePort(room: PluginRoom): SchedulePort {
+  const thread = () => room.store.thread.get()!;
+  return {
+    async create(body) {
+      const parsed = scheduleCreate.safeParse(body);
+      if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "schedule"}: ${i.message}`).join("; ") };
+      const made = await room.scheduler.create(thread(), parsed.data);
+      return made.ok ? { ok: true, schedule: made.value } : { ok: false, reason: made.error.message };
+    },
+    list: () => room.scheduler.list(),
+    cancel: async (id) => (await room.scheduler.remove(id)).ok,
+    settle: (id, status) => room.scheduler.settle(id, status),
   };
 }
 

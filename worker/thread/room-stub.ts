@@ -18,6 +18,7 @@ export type RoomApi = Pick<
   | "setHead"
   | "stop"
   | "prewarm"
+  | "schedules"
   | "cancelTask"
   | "broadcastEvent"
   | "invalidate"

@@ -6,7 +6,7 @@
 //                (webSocketMessage): ping, stop, send
 //   onAlarm      (alarm) the run queue's watchdog, the outflow's retries (D1, the owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Attachment, EventMap, EventName, Message, Thread } from "../../protocol";
+import type { Attachment, EventMap, EventName, Message, Schedule, Thread } from "../../protocol";
 import { database, newUsage, type D1Usage, type Db } from "../db/client";
 import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
@@ -26,6 +26,7 @@ import { ModelView } from "./model-view";
 import { modelPort, pluginContextFor } from "./plugin-context";
 import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
 import { RunQueue } from "./run-queue";
+import { Scheduler, type ScheduleOp } from "./scheduler";
 import { SocketHub } from "./sockets";
 import { SpendGuard } from "./spend";
 import { StepZero } from "./step-zero";
@@ -55,6 +56,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly intake: Intake;
   private readonly sockets: SocketHub;
   private readonly legacy: LegacyImport;
+  private readonly scheduler: Scheduler;
   /** Set once the thread is being deleted: this instance takes no more work. */
   private closing = false;
 
@@ -82,9 +84,10 @@ export class ThreadRoom extends DurableObject<Env> {
     this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun: () => this.afterRun(), waitUntil: (p) => ctx.waitUntil(p) });
     this.intake = new Intake({ store, writer, events, spend, queue: this.queue, outflow, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);
+    this.scheduler = new Scheduler({ store, intake: this.intake, outflow, alarms: this.alarms, user: owner, config, logger });
     // The plugins come first (the broadcaster tells them every frame) and register last: what they are
     // lent includes the intake, through which they post into their own thread.
-    const lent = { env, ctx, model: modelPort(env, config, invoker), user: owner, store, writer, events, stepZero, intake: this.intake };
+    const lent = { env, ctx, model: modelPort(env, config, invoker), user: owner, store, writer, events, stepZero, intake: this.intake, scheduler: this.scheduler };
     this.plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
     ctx.blockConcurrencyWhile(() => this.onStart());
   }
@@ -94,6 +97,7 @@ export class ThreadRoom extends DurableObject<Env> {
     // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
     if (this.store.runs.head()) await this.alarms.request(Date.now());
     if (this.outflow.waiting()) await this.alarms.request(Date.now() + 1_000);
+    await this.scheduler.wake();
   }
 
   // --- RPC from the Worker and from other threads ------------------------------------------
@@ -200,6 +204,11 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
+  /** The thread's schedules: list, create, update, delete (worker/thread/scheduler.ts). */
+  schedules(who: Caller, q: ScheduleOp): Promise<RoomReply<Schedule[] | Schedule | null>> {
+    return this.withThread(who, (t) => this.scheduler.handle(t, q));
+  }
+
   /** A task was cancelled: plugins end it first (so its stopped run does not iterate again), then its runs go. */
   cancelTask(who: Caller, taskId: string): Promise<RoomReply<null>> {
     return this.withThread(who, async () => {
@@ -276,6 +285,7 @@ export class ThreadRoom extends DurableObject<Env> {
     await this.queue.heartbeat();
     await this.outflow.onAlarm();
     await this.spend.onAlarm(this.store.thread.get()?.ownerId);
+    await this.scheduler.onAlarm();
   }
 
   /** `fn` with the thread, if `who` may reach it; else not_found, as for a thread that does not exist. */

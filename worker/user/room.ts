@@ -10,7 +10,7 @@
 // to D1 through its outbox. When the user's files change it tells the threads that ran recently, whose
 // step 0 holds a copy.
 import { DurableObject } from "cloudflare:workers";
-import type { ContextFile, ContextFileInfo, Run, SearchResult, Task, TaskStatus, Thread, UsageTotals } from "../../protocol";
+import type { ContextFile, ContextFileInfo, Run, Schedule, SearchResult, Task, TaskStatus, Thread, UsageTotals } from "../../protocol";
 import { d1Sink } from "../db/mirror";
 import { database } from "../db/client";
 import type { TaskRow } from "../db/schema";
@@ -29,6 +29,7 @@ import { SpendLedger, type Reservation, type SpendState } from "./ledger";
 import { applyReport, type ReportEntry } from "./report";
 import { searchMessages } from "./search";
 import { StoredFiles, type StoredFile } from "./stored-files";
+import { UserSchedules } from "./schedules";
 import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
 import { roundUsd } from "../lib/usd";
 import { Usage, type UsageQuery } from "./usage";
@@ -44,6 +45,7 @@ export class UserRoom extends DurableObject<Env> {
   private readonly files: ContextFiles;
   private readonly stored: StoredFiles;
   private readonly taskList: UserTasks;
+  private readonly scheduleList: UserSchedules;
   private readonly outbox: Outbox;
   private readonly mirror: OutboxFlush;
   private readonly alarms: Alarms;
@@ -61,6 +63,7 @@ export class UserRoom extends DurableObject<Env> {
     this.files = new ContextFiles(this.db, this.outbox, () => this.userId ?? "");
     this.stored = new StoredFiles(this.db);
     this.taskList = new UserTasks(this.db);
+    this.scheduleList = new UserSchedules(ctx.storage.sql);
     this.alarms = new Alarms(ctx.storage);
     this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
     this.userId = this.meta("user");
@@ -88,7 +91,7 @@ export class UserRoom extends DurableObject<Env> {
 
   async report(userId: string, entries: ReportEntry[]): Promise<void> {
     await this.open(userId);
-    applyReport(this.db, { directory: this.directory, usage: this.usage }, userId, entries);
+    applyReport(this.db, { directory: this.directory, usage: this.usage, schedules: this.scheduleList }, userId, entries);
   }
 
   async threads(userId: string, opts: ListOptions): Promise<{ threads: Thread[]; nextCursor?: string }> {
@@ -108,6 +111,7 @@ export class UserRoom extends DurableObject<Env> {
     await this.open(userId);
     this.ctx.storage.transactionSync(() => {
       this.directory.forget(threadIds);
+      this.scheduleList.forgetThreads(threadIds);
       for (const id of threadIds) this.outbox.remove("threads", id, { id });
     });
     this.ctx.waitUntil(this.mirror.flush());
@@ -200,6 +204,25 @@ export class UserRoom extends DurableObject<Env> {
   async tasks(userId: string, q: { threadId?: string; status?: TaskStatus }): Promise<Task[]> {
     await this.open(userId);
     return this.taskList.list(q).map(toTask);
+  }
+
+  // --- Schedules (their times and fires are their threads') ----------------------------------
+
+  /** Counts a new schedule against the user's maximum, in one step; false past it. */
+  async countSchedule(userId: string, schedule: { id: string; threadId: string }, max: number): Promise<boolean> {
+    await this.open(userId);
+    return this.scheduleList.count(schedule.id, schedule.threadId, max);
+  }
+
+  async schedules(userId: string): Promise<Schedule[]> {
+    await this.open(userId);
+    return this.scheduleList.list();
+  }
+
+  /** The thread a schedule belongs to (its routes go there), or null. */
+  async scheduleThread(userId: string, id: string): Promise<string | null> {
+    await this.open(userId);
+    return this.scheduleList.threadOf(id);
   }
 
   async alarm(): Promise<void> {

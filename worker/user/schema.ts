@@ -8,6 +8,7 @@
 //   context_files  context and memory files
 //   attachments    files sent with messages: their bytes, for the quota (the bytes are in R2)
 //   tasks          delegated tasks
+//   schedules      the user's schedules, as their threads report them (schedules.ts; a thread fires its own)
 //   outbox         rows for D1 (lib/outbox.ts)
 //   meta           the import from D1, once
 const TABLES = `

@@ -1,6 +1,7 @@
 import { CacheStore } from "./cache";
 import { FileStore } from "./files";
 import { Tickets } from "../tickets";
+import { ScheduleBook } from "../schedules";
 import { MessageStore } from "./messages";
 import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
@@ -23,6 +24,7 @@ export class RoomStore {
   readonly cache: CacheStore;
   readonly files: FileStore;
   readonly tickets: Tickets;
+  readonly schedules: ScheduleBook;
 
   constructor(private readonly storage: DurableObjectStorage) {
     const sql = storage.sql;
@@ -37,6 +39,7 @@ export class RoomStore {
     this.cache = new CacheStore(sql);
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
     this.tickets = new Tickets(sql);
+    this.schedules = new ScheduleBook(sql, () => this.thread.get()?.id ?? "");
   }
 
   /** All of `fn`'s writes, or none of them. */

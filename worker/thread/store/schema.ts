@@ -8,11 +8,12 @@
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch (lib/outbox.ts)
 //   report    rows for the owner's object (directory, search, usage), the same way
 //   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
+//   schedules the thread's schedules (thread/schedules.ts): they drive the alarm
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "4";
+const SCHEMA_VERSION = "5";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,6 +47,11 @@ CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, fet
 CREATE TABLE IF NOT EXISTS tickets (
   ticket TEXT PRIMARY KEY, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL, credential_expires_at INTEGER
 );
+CREATE TABLE IF NOT EXISTS schedules (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, prompt TEXT NOT NULL, at INTEGER, every INTEGER, cron TEXT,
+  timezone TEXT NOT NULL, enabled INTEGER NOT NULL, anchor INTEGER NOT NULL, next_run_at INTEGER,
+  last_run_at INTEGER, last_status TEXT, created_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
   created_at INTEGER NOT NULL
@@ -69,6 +75,8 @@ export function migrate(sql: SqlStorage): void {
   // Version 4: where a run's replay begins, its message's chat:message (kept with the run's frames).
   if (!columnExists(sql, "inbox", "queued_seq")) sql.exec("ALTER TABLE inbox ADD COLUMN queued_seq INTEGER");
   if (!columnExists(sql, "runs", "keep_seq")) sql.exec("ALTER TABLE runs ADD COLUMN keep_seq INTEGER");
+  // Version 5: the user's timezone, as their browser sent it with the thread (schedules).
+  if (!columnExists(sql, "thread", "timezone")) sql.exec("ALTER TABLE thread ADD COLUMN timezone TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 

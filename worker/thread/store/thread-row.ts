@@ -11,7 +11,7 @@ export interface ThreadRecord extends Thread {
 }
 
 export type ThreadPatch = Partial<
-  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named">
+  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone">
 >;
 
 type Row = {
@@ -27,6 +27,7 @@ type Row = {
   instructions: string;
   head_id: string | null;
   named: number;
+  timezone: string | null;
   last_activity: number;
   created_at: number;
   updated_at: number;
@@ -41,6 +42,7 @@ const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
   headId: "head_id",
   lastActivity: "last_activity",
   named: "named",
+  timezone: "timezone",
 };
 
 /** The one thread row, read once and kept in memory: every request and run reads it. */
@@ -60,9 +62,9 @@ export class ThreadRow {
   create(t: ThreadRecord): void {
     this.sql.exec(
       `INSERT INTO thread (id, owner_id, source, name, kind, status, model, session_id, parent_thread_id, instructions,
-        head_id, named, last_activity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        head_id, named, timezone, last_activity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       t.id, t.ownerId, t.source, t.name, t.kind, t.status, t.model, t.sessionId, t.parentThreadId, t.instructions,
-      t.headId, t.named ? 1 : 0, t.lastActivity, t.createdAt, t.updatedAt,
+      t.headId, t.named ? 1 : 0, t.timezone ?? null, t.lastActivity, t.createdAt, t.updatedAt,
     );
     this.cached = { ...t };
   }
@@ -98,6 +100,7 @@ function fromRow(r: Row): ThreadRecord {
     instructions: r.instructions,
     headId: r.head_id,
     named: r.named === 1,
+    ...(r.timezone ? { timezone: r.timezone } : {}),
     lastActivity: r.last_activity,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -118,14 +121,15 @@ export function publicThread(t: ThreadRecord): Thread {
     headId: t.headId,
     lastActivity: t.lastActivity,
     createdAt: t.createdAt,
+    ...(t.timezone ? { timezone: t.timezone } : {}),
   };
 }
 
 /** What a person may change of a thread. */
-export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions">>;
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone">>;
 
 /** What a new thread is made of, besides its id and owner. */
-export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean };
+export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean; timezone?: string };
 
 export function newThreadRecord(id: string, ownerId: string, init: ThreadInit, now: number): ThreadRecord {
   return {
@@ -141,6 +145,7 @@ export function newThreadRecord(id: string, ownerId: string, init: ThreadInit, n
     instructions: "",
     headId: null,
     named: init.named ?? true,
+    ...(init.timezone ? { timezone: init.timezone } : {}),
     lastActivity: now,
     createdAt: now,
     updatedAt: now,

@@ -1,0 +1,132 @@
+// A thread's schedules at work: made, changed and removed for a caller (routes, the schedule plugin's
+// tools), and fired by the alarm. The owner's object holds the list across threads and the per-user
+// maximum; this object holds the times and fires them, so a fire needs nothing but the object itself.
+import type { Schedule, ScheduleBody, ScheduleStatus } from "../../protocol";
+import type { Config } from "../env";
+import type { Alarms } from "../lib/alarms";
+import { newId } from "../lib/ids";
+import type { Logger } from "../lib/logger";
+import type { UserApi } from "../user/stub";
+import type { Intake } from "./intake";
+import type { Outflow } from "./outflow";
+import { ok, refuse, type RoomReply } from "./room-reply";
+import { timeProblem, type ScheduleBook } from "./schedules";
+import type { RoomStore, ThreadRecord } from "./store";
+
+interface SchedulerDeps {
+  store: RoomStore;
+  intake: Intake;
+  outflow: Outflow;
+  alarms: Alarms;
+  user: (ownerId: string) => UserApi;
+  config: Config;
+  logger: Logger;
+}
+
+/** What a caller asks of a thread's schedules (one RPC carries them all). */
+export type ScheduleOp =
+  | { op: "list" }
+  | { op: "create"; body: ScheduleBody & { prompt: string } }
+  | { op: "update"; id: string; body: ScheduleBody }
+  | { op: "delete"; id: string };
+
+export class Scheduler {
+  private readonly book: ScheduleBook;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.book = deps.store.schedules;
+  }
+
+  handle(t: ThreadRecord, q: ScheduleOp): Promise<RoomReply<Schedule[] | Schedule | null>> | RoomReply<Schedule[]> {
+    if (q.op === "list") return ok(this.book.list());
+    if (q.op === "create") return this.create(t, q.body);
+    if (q.op === "update") return this.update(q.id, q.body);
+    return this.remove(q.id);
+  }
+
+  list(): Schedule[] {
+    return this.book.list();
+  }
+
+  /** A new schedule, counted against the owner's maximum by their object first (429 past it). */
+  async create(t: ThreadRecord, body: ScheduleBody & { prompt: string }, now = Date.now()): Promise<RoomReply<Schedule>> {
+    const problem = timeProblem(body, body.timezone ?? "UTC", this.deps.config, now);
+    if (problem) return refuse("invalid_request", problem);
+    const id = newId("sch", now);
+    const max = this.deps.config.maxSchedulesPerUser;
+    let kept: boolean;
+    try {
+      kept = await this.deps.user(t.ownerId).countSchedule(t.ownerId, { id, threadId: t.id }, max);
+    } catch (err) {
+      this.deps.logger.warn("the owner's object could not count a new schedule", { error: String(err) });
+      return refuse("unavailable", "Your schedules could not be counted just now; try again in a moment", 5);
+    }
+    if (!kept) return refuse("rate_limited", `You already have ${max} schedules; delete one first`);
+    const schedule = this.book.add(id, body, now);
+    return ok(await this.changed(schedule));
+  }
+
+  async update(id: string, body: ScheduleBody, now = Date.now()): Promise<RoomReply<Schedule>> {
+    const old = this.book.get(id);
+    if (!old) return refuse("not_found", "No such schedule");
+    const timed = body.at !== undefined || body.every !== undefined || body.cron !== undefined;
+    const problem = timed || body.timezone !== undefined ? timeProblem(body, body.timezone ?? old.timezone, this.deps.config, now) : null;
+    if (problem) return refuse("invalid_request", problem);
+    return ok(await this.changed(this.book.update(id, body, now)!));
+  }
+
+  async remove(id: string): Promise<RoomReply<null>> {
+    if (!this.book.remove(id)) return refuse("not_found", "No such schedule");
+    this.deps.store.report.remove("schedules", id, { id });
+    await this.deps.outflow.reported();
+    return ok(null);
+  }
+
+  /** The run a fire started has ended (the schedule plugin hears it). */
+  settle(id: string, status: ScheduleStatus): void {
+    const schedule = this.book.settle(id, status);
+    if (schedule) this.deps.store.report.put("schedules", id, schedule as unknown as Record<string, unknown>);
+  }
+
+  /**
+   * The alarm: every schedule whose time has come posts its prompt, once however many of its times
+   * were missed. A fire the limits or the spend cap refuse is recorded as failed; the schedule goes on.
+   */
+  async onAlarm(now = Date.now()): Promise<void> {
+    const t = this.deps.store.thread.get();
+    if (!t) return;
+    for (const s of this.book.due(now)) {
+      const status = await this.fire(t, s);
+      this.deps.store.report.put("schedules", s.id, this.book.fired(s.id, now, status) as unknown as Record<string, unknown>);
+    }
+    await this.wake();
+    await this.deps.outflow.reported();
+  }
+
+  /** Asks the alarm for the next fire (after a change, and on start). */
+  async wake(): Promise<void> {
+    const next = this.book.nextAt();
+    if (next !== null) await this.deps.alarms.request(next);
+  }
+
+  /** Posts the prompt as the owner would; null when it is queued, "failed" when refused. */
+  private async fire(t: ThreadRecord, s: Schedule): Promise<ScheduleStatus | null> {
+    // The same time fired twice (a retried alarm) is one message.
+    const clientMessageId = `schedule:${s.id}:${s.nextRunAt}`;
+    const { intake } = this.deps;
+    const refusal = await intake.personChecks(t, t.ownerId, { clientMessageId });
+    const reply =
+      refusal ??
+      intake.accept(t, { content: s.prompt, role: "user", source: "schedule", metadata: { scheduleId: s.id, scheduleName: s.name }, clientMessageId });
+    if (reply.ok) return null;
+    this.deps.logger.warn("a schedule's fire was refused", { scheduleId: s.id, code: reply.error.code, reason: reply.error.message });
+    return "failed";
+  }
+
+  private async changed(schedule: Schedule): Promise<Schedule> {
+    this.deps.store.report.put("schedules", schedule.id, schedule as unknown as Record<string, unknown>);
+    await this.wake();
+    await this.deps.outflow.reported();
+    return schedule;
+  }
+}
