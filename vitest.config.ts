@@ -38,6 +38,8 @@ export default defineConfig(async () => {
             ALLOW_ANONYMOUS: "true",
             // A cap no test reaches by accident (test/http/limits.test.ts spends past it on purpose).
             USER_DAILY_COST_USD: "50",
+            // Schedules every 2 s, so a test can wait for a fire (test/thread/schedules.test.ts).
+            SCHEDULE_MIN_INTERVAL_S: "2",
           },
           // Real limiters: wrangler.toml's, loose enough for the suites, and a tight one to hit.
           ratelimits: {

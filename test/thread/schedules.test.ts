@@ -1,0 +1,242 @@
+// Schedules (PROTOCOL.md, "Schedules"): each kind of time fires from the thread's alarm, a missed
+// time fires once, pause/edit/delete hold, a restart loses nothing, the per-user maximum holds under
+// parallel creates, the spend cap refuses a fire cleanly, and the model's tool makes one that fires.
+// The tests drive the alarm (runDurableObjectAlarm); a time "passes" by moving a schedule's next run.
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { nextRun } from "../../worker/lib/schedule-time";
+import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, until, userObject } from "../helpers";
+import { tokenUsers } from "../http/util";
+
+afterEach(() => settle());
+
+const roomOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+
+/** As if the schedule's time had come `agoMs` ago (the alarm then finds it due). */
+async function dueSince(threadId: string, scheduleId: string, agoMs = 0): Promise<void> {
+  await runInDurableObject(roomOf(threadId), (_r: DurableObject, state) => {
+    state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", Date.now() - agoMs, scheduleId);
+  });
+}
+
+async function create(threadId: string, body: Record<string, unknown>) {
+  const res = await api(`/api/threads/${threadId}/schedules`, { body });
+  return { status: res.status, ...(await json(res)) };
+}
+
+const scheduled = async (threadId: string) => (await messagesOf(threadId, "?kinds=text")).messages.filter((m: any) => m.source === "schedule");
+
+describe("firing", () => {
+  it("an interval fires on its alarm: schedule:fired, then the message (source schedule), then its run; the next time keeps its phase", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const m = marker("every");
+    await script(m, [{ kind: "text", text: "tick answered" }]);
+    const { schedule } = await create(thread.id, { prompt: `tick ${m}`, every: 2 });
+    expect(schedule).toMatchObject({ every: 2, at: null, cron: null, timezone: "UTC", enabled: true, lastRunAt: null, lastStatus: null });
+    expect(schedule.nextRunAt - schedule.createdAt).toBe(2_000);
+    await new Promise((r) => setTimeout(r, schedule.nextRunAt - Date.now() + 50));
+    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    await ws.waitForRunEnd(1);
+    const [fired] = ws.events("schedule:fired");
+    const [message] = ws.events("chat:message").filter((f) => f.data.message.source === "schedule");
+    expect(fired.data).toEqual({ threadId: thread.id, scheduleId: schedule.id, messageId: message.data.message.id });
+    expect(fired.seq!).toBeLessThan(message.seq!);
+    expect(message.data.message).toMatchObject({ role: "user", content: `tick ${m}`, metadata: { scheduleId: schedule.id, scheduleName: `tick ${m}` } });
+    const [after] = (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules;
+    expect(after.lastRunAt).toBeGreaterThanOrEqual(schedule.nextRunAt);
+    expect((after.nextRunAt - schedule.nextRunAt) % 2_000).toBe(0);
+    expect(await until(async () => (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules[0].lastStatus, (s) => s === "completed")).toBe("completed");
+    ws.close();
+  });
+
+  it("a one-time schedule fires once and disarms; a cron one fires and moves to its next minute", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const once = (await create(thread.id, { prompt: "once", at: Date.now() + 600 })).schedule;
+    const cron = (await create(thread.id, { prompt: "each minute", cron: "* * * * *", timezone: "Europe/Paris" })).schedule;
+    expect(cron.nextRunAt % 60_000).toBe(0);
+    await new Promise((r) => setTimeout(r, 700));
+    await dueSince(thread.id, cron.id);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    await ws.waitForRunEnd(2);
+    expect((await scheduled(thread.id)).map((m: any) => m.content).sort()).toEqual(["each minute", "once"]);
+    const byId = Object.fromEntries((await json(await api(`/api/threads/${thread.id}/schedules`))).schedules.map((s: any) => [s.id, s]));
+    expect(byId[once.id].nextRunAt).toBeNull();
+    expect(byId[cron.id].nextRunAt).toBeGreaterThan(Date.now());
+    expect(byId[cron.id].nextRunAt % 60_000).toBe(0);
+    // Disarmed: the alarm again fires nothing of it.
+    await runDurableObjectAlarm(roomOf(thread.id));
+    expect(await scheduled(thread.id)).toHaveLength(2);
+    ws.close();
+  });
+
+  it("times missed during an outage fire once, not once each", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const { schedule } = await create(thread.id, { prompt: "missed", every: 2 });
+    // A minute down: thirty of its times went by.
+    await dueSince(thread.id, schedule.id, 60_000);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    await ws.waitForRunEnd(1);
+    expect(await scheduled(thread.id)).toHaveLength(1);
+    const [after] = (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules;
+    expect(after.nextRunAt).toBeGreaterThan(Date.now());
+    ws.close();
+  });
+
+  it("survives its object's restart", async () => {
+    const thread = await createThread();
+    const { schedule } = await create(thread.id, { prompt: "after a restart", every: 2 });
+    await abortAllDurableObjects();
+    await dueSince(thread.id, schedule.id);
+    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    await until(() => scheduled(thread.id), (list) => list.length === 1);
+    await until(async () => (await json(await api(`/api/threads/${thread.id}`))).thread.headId, Boolean);
+  });
+});
+
+describe("changes", () => {
+  it("pause, edit and delete take effect at once", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const { schedule } = await create(thread.id, { prompt: "first words", every: 2 });
+    const patch = (body: Record<string, unknown>) => api(`/api/schedules/${schedule.id}`, { method: "PATCH", body });
+
+    const paused = await json(await patch({ enabled: false }));
+    expect(paused.schedule).toMatchObject({ enabled: false, nextRunAt: null });
+    await dueSince(thread.id, schedule.id);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    expect(await scheduled(thread.id)).toEqual([]);
+
+    const edited = (await json(await patch({ enabled: true, prompt: "second words", every: 3600 }))).schedule;
+    expect(edited).toMatchObject({ enabled: true, prompt: "second words", every: 3600 });
+    expect(edited.nextRunAt).toBeGreaterThan(Date.now() + 3_500_000);
+    await dueSince(thread.id, schedule.id);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    await ws.waitForRunEnd(1);
+    expect((await scheduled(thread.id)).map((m: any) => m.content)).toEqual(["second words"]);
+
+    expect((await api(`/api/schedules/${schedule.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await json(await api("/api/schedules"))).schedules.map((s: any) => s.id)).not.toContain(schedule.id);
+    await runInDurableObject(roomOf(thread.id), (_r: DurableObject, state) => {
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM schedules").one().n).toBe(0);
+    });
+    await runDurableObjectAlarm(roomOf(thread.id));
+    expect(await scheduled(thread.id)).toHaveLength(1);
+    expect((await api(`/api/schedules/${schedule.id}`, { method: "DELETE" })).status).toBe(404);
+    ws.close();
+  });
+
+  it("refuses a bad time: 400 naming it, and nothing is made", async () => {
+    const thread = await createThread();
+    const bad = [
+      { prompt: "p" },
+      { prompt: "p", every: 2, cron: "* * * * *" },
+      { prompt: "p", at: Date.now() - 1_000 },
+      { prompt: "p", every: 1 },
+      { prompt: "p", cron: "61 * * * *" },
+      { prompt: "p", cron: "* * * *" },
+      { prompt: "p", cron: "0 9 * * *", timezone: "Mars/Olympus" },
+      { prompt: "   ", every: 60 },
+    ];
+    for (const body of bad) {
+      const res = await create(thread.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.error.code).toBe("invalid_request");
+    }
+    expect((await json(await api(`/api/threads/${thread.id}/schedules`))).schedules).toEqual([]);
+  });
+});
+
+describe("limits", () => {
+  it("the per-user maximum holds under parallel creates across threads", async () => {
+    const { users, as } = tokenUsers("scheduler");
+    const call = as(users.scheduler);
+    const threads = await Promise.all([1, 2, 3].map(async () => (await (await call("/api/threads", { body: {} })).json<any>()).thread));
+    const statuses = await Promise.all(
+      Array.from({ length: 56 }, (_, i) => call(`/api/threads/${threads[i % 3].id}/schedules`, { body: { prompt: `p${i}`, every: 3600 } }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+    expect((await (await call("/api/schedules")).json<any>()).schedules).toHaveLength(50);
+  });
+
+  it("the spend cap refuses a fire cleanly: no message, lastStatus failed, and the schedule goes on", async () => {
+    const { users, as } = tokenUsers("capped");
+    const call = as(users.capped);
+    const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
+    const schedule = (await (await call(`/api/threads/${thread.id}/schedules`, { body: { prompt: "costly", every: 2 } })).json<any>()).schedule;
+    // $60 spent today, past the tests' $50 cap.
+    await userObject(users.capped.id).settle(users.capped.id, { runId: "run_spent", threadId: thread.id, at: Date.now() }, 60);
+    await dueSince(thread.id, schedule.id);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    const [after] = (await (await call(`/api/threads/${thread.id}/schedules`)).json<any>()).schedules;
+    expect(after).toMatchObject({ lastStatus: "failed", enabled: true });
+    expect(after.nextRunAt).toBeGreaterThan(Date.now());
+    expect((await (await call(`/api/threads/${thread.id}/messages`)).json<any>()).messages).toEqual([]);
+  });
+});
+
+describe("the schedule plugin", () => {
+  it("the model's schedule__create makes a schedule that fires, read in the thread's timezone", async () => {
+    const { users, as } = tokenUsers("planner");
+    const call = as(users.planner);
+    const thread = (await (await call("/api/threads", { body: { timezone: "Asia/Tokyo" } })).json<any>()).thread;
+    expect(thread.timezone).toBe("Asia/Tokyo");
+    const m = marker("plan");
+    await script(m, [
+      { kind: "tool_use", tools: [{ name: "schedule__create", input: { prompt: `water the plants ${m}`, cron: "30 7 * * *" }, id: "toolu_sched" }] },
+      { kind: "text", text: "Scheduled." },
+    ]);
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `remind me every morning ${m}` } })).status).toBe(202);
+    const [schedule] = await until(async () => (await (await call(`/api/threads/${thread.id}/schedules`)).json<any>()).schedules, (s) => s.length === 1);
+    expect(schedule).toMatchObject({ cron: "30 7 * * *", timezone: "Asia/Tokyo", prompt: `water the plants ${m}` });
+    // 07:30 in Tokyo is 22:30 UTC.
+    expect(new Date(schedule.nextRunAt).toISOString()).toMatch(/T22:30:00.000Z$/);
+    await settle();
+    await dueSince(thread.id, schedule.id);
+    await runDurableObjectAlarm(roomOf(thread.id));
+    const texts = await until(
+      async () => (await (await call(`/api/threads/${thread.id}/messages?kinds=text`)).json<any>()).messages,
+      (list) => list.length === 4,
+    );
+    // The fire's message, then the run's answer to it.
+    expect(texts.slice(2).map((x: any) => [x.role, x.source])).toEqual([["user", "schedule"], ["assistant", "assistant"]]);
+    expect(texts[2].content).toBe(`water the plants ${m}`);
+
+  });
+
+  it("/schedule in plain English makes one, and answers what it made or why not", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: "/schedule every weekday at 8:30am check the build" } })).status).toBe(202);
+    await ws.waitForRunEnd(1);
+    const [schedule] = await until(async () => (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules, (s) => s.length === 1);
+    expect(schedule).toMatchObject({ cron: "30 8 * * 1-5", prompt: "check the build", timezone: "UTC" });
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: "/schedule whenever you like do things" } })).status).toBe(202);
+    await ws.waitForRunEnd(2);
+    const notices = await until(
+      async () => (await messagesOf(thread.id, "?kinds=text")).messages.filter((m: any) => m.role === "system" && m.source === "schedule"),
+      (list) => list.length === 2,
+    );
+    expect(notices[0].content).toMatch(/^Scheduled: sch_/);
+    expect(notices[1].content).toMatch(/^Not scheduled: say when, then what/);
+    ws.close();
+  });
+});
+
+describe("cron across daylight-saving changes", () => {
+  it("keeps the wall-clock time in two timezones", () => {
+    // New York springs forward on 2026-03-08: 09:00 is 14:00Z before, 13:00Z after.
+    const ny = [Date.parse("2026-03-07T00:00:00Z")];
+    for (let i = 0; i < 2; i++) ny.push(nextRun({ cron: "0 9 * * *" }, "America/New_York", ny.at(-1)!, 0)!);
+    expect(ny.slice(1).map((t) => new Date(t).toISOString())).toEqual(["2026-03-07T14:00:00.000Z", "2026-03-08T13:00:00.000Z"]);
+    // Berlin falls back on 2026-10-25: 09:00 is 07:00Z before, 08:00Z after.
+    const berlin = [Date.parse("2026-10-24T00:00:00Z")];
+    for (let i = 0; i < 2; i++) berlin.push(nextRun({ cron: "0 9 * * *" }, "Europe/Berlin", berlin.at(-1)!, 0)!);
+    expect(berlin.slice(1).map((t) => new Date(t).toISOString())).toEqual(["2026-10-24T07:00:00.000Z", "2026-10-25T08:00:00.000Z"]);
+  });
+});
+
+
