@@ -24,6 +24,8 @@ const PASSED_THROUGH = [
   "DEFAULT_MODEL",
   "THINKING",
   "DEV_FAULTS",
+  "SCHEDULE_MIN_INTERVAL_S",
+  "MAX_SCHEDULES_PER_USER",
 ];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";
