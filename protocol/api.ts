@@ -2,6 +2,8 @@
 // routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
 // typed from the same map, so both sides compile against one declaration.
 import type {
+  Artifact,
+  ArtifactInfo,
   Attachment,
   ContextFile,
   ContextFileInfo,
@@ -97,6 +99,8 @@ export interface Api {
   "GET /api/schedules": { response: { schedules: Schedule[] } };
   "PATCH /api/schedules/:scheduleId": { body: ScheduleBody; response: { schedule: Schedule } };
   "DELETE /api/schedules/:scheduleId": { response: null };
+  "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
+  "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
 }
 
 /** A schedule as a client writes it: at most one of `at`, `every`, `cron` (exactly one on create). */

@@ -1,7 +1,7 @@
 // The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
-import type { Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
+import type { ArtifactInfo, Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
 
@@ -63,6 +63,8 @@ export interface EventMap {
   "task:validated": TaskRef;
   "task:failed": TaskRef;
   "task:checkin": TaskRef & { message: string };
+  /** The model made or changed an artifact (its content is read from the artifact's route). */
+  "artifact:updated": { threadId: string; runId: string; artifact: ArtifactInfo };
   /** A schedule posted its prompt: comes before that message's chat:message. */
   "schedule:fired": { threadId: string; scheduleId: string; messageId: string };
   /** The owner's context files changed during a run (the model wrote its memory): pages showing them reload. */

@@ -17,6 +17,9 @@ export function isContextPath(path: string): boolean {
     path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && /^[\w.@ -]+$/.test(seg))
   );
 }
+/** An artifact version's content, in bytes (UTF-8), and how many artifacts one thread may hold. */
+export const MAX_ARTIFACT_BYTES = 1024 * 1024;
+export const MAX_ARTIFACTS_PER_THREAD = 200;
 /** GET messages' default page, and the branch a thread:updated carries after a branch change. */
 export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;

@@ -162,6 +162,28 @@ export interface Schedule {
 
 export type ScheduleStatus = "completed" | "failed";
 
+export const ARTIFACT_TYPES = ["markdown", "code", "html", "svg", "mermaid"] as const;
+export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
+
+/** An artifact as its latest version on the current branch has it (without content). */
+export interface ArtifactInfo {
+  id: string;
+  title: string;
+  type: ArtifactType;
+  /** A code artifact's language (for highlighting and the download's extension). */
+  language: string | null;
+  version: number;
+  /** The user message whose exchange made that version. */
+  messageId: string;
+  updatedAt: number;
+}
+
+export interface Artifact extends ArtifactInfo {
+  content: string;
+  /** Its versions on the current branch, oldest first. */
+  versions: { version: number; createdAt: number }[];
+}
+
 export interface Task {
   id: string;
   threadId: string;

@@ -3,6 +3,7 @@
 // nothing of the first user's has changed.
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../protocol";
+import { script } from "../helpers";
 import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers, type Env } from "./util";
 
 const { users, as, tokenEnv } = tokenUsers("alice", "bob");
@@ -16,9 +17,26 @@ interface Ids {
   task: string;
   path: string;
   schedule: string;
+  artifact: string;
 }
 
-/** Alice's thread with an answered message, an attachment, a task, a context file and a schedule. */
+/** An artifact the model writes in Alice's thread (its title holds the word Bob must never see). */
+async function aliceArtifact(threadId: string): Promise<string> {
+  const ws = await openSocketVia(tokenEnv, `/api/threads/${threadId}/ws`, { authorization: `Bearer ${users.alice.token}` });
+  const m = `[[isolation-artifact-${WORD}]]`;
+  await script(m, [
+    { kind: "tool_use", tools: [{ name: "artifacts__create", input: { title: `plan ${WORD}`, type: "markdown", content: `# ${WORD}` }, id: "toolu_iso_art" }] },
+    { kind: "text", text: "Made it." },
+  ]);
+  expect((await alice(`/api/threads/${threadId}/messages`, { body: { content: `write it ${m}` } })).status).toBe(202);
+  await ws.waitForRunEnd(1);
+  ws.close();
+  const { artifacts } = await (await alice(`/api/threads/${threadId}/artifacts`)).json<any>();
+  expect(artifacts).toHaveLength(1);
+  return artifacts[0].id;
+}
+
+/** Alice's thread with an answered message, an attachment, a task, a context file, a schedule and an artifact. */
 async function aliceData(): Promise<Ids> {
   const thread = await createThreadVia(alice, { name: `alice ${WORD}` });
   const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.alice.token}` });
@@ -42,7 +60,7 @@ async function aliceData(): Promise<Ids> {
   const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
   expect(made.status).toBe(201);
   const { schedule } = await made.json<any>();
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id };
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id) };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -58,6 +76,7 @@ async function snapshot(ids: Ids) {
     tasks: await read(`/api/tasks?threadId=${ids.thread}`),
     schedules: await read("/api/schedules"),
     threadSchedules: await read(`/api/threads/${ids.thread}/schedules`),
+    artifact: await read(`/api/threads/${ids.thread}/artifacts/${ids.artifact}`),
     context: await read(`/api/context/${ids.path}`),
     runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -142,6 +161,8 @@ const PROBES: Record<Route, Probe> = {
   },
   "PATCH /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
+  "GET /api/threads/:id/artifacts": notFound((i) => `/api/threads/${i.thread}/artifacts`),
+  "GET /api/threads/:id/artifacts/:artifactId": notFound((i) => `/api/threads/${i.thread}/artifacts/${i.artifact}`),
 };
 
 describe("a second user, with the first user's ids", () => {

@@ -225,7 +225,7 @@ describe("PluginHost", () => {
       register: () => ({}),
     };
     const { host: h, at } = host([def]);
-    const call: ToolCall = { threadId: "thr_1", ownerId: "o", toolUseId: "toolu_1", signal: new AbortController().signal };
+    const call: ToolCall = { threadId: "thr_1", runId: "run_1", messageId: "msg_1", ownerId: "o", toolUseId: "toolu_1", signal: new AbortController().signal };
     expect(await h.runTool("p__echo", { a: 1 }, call)).toEqual({ content: 'p:{"a":1}:thr_1', isError: false });
     expect(handler.mock.calls[0][1]).toBe(call);
     expect(await h.runTool("p__echo", undefined, call)).toEqual({ content: "p:{}:thr_1", isError: false });

@@ -2,6 +2,8 @@
 // each hook goes through (HOOK_RUNNERS). Start here.
 import type { z } from "zod";
 import type {
+  ArtifactInfo,
+  ArtifactType,
   ContextFile,
   EventMap,
   EventFrame,
@@ -145,6 +147,9 @@ export type HookArgs<K extends HookName> = Parameters<NonNullable<Hooks[K]>>;
 
 export interface ToolCall {
   threadId: string;
+  /** The run that calls it, and the message the run answers (its exchange, on its branch). */
+  runId: string;
+  messageId: string;
   taskId?: string;
   ownerId: string;
   toolUseId: string;
@@ -211,6 +216,15 @@ export interface ThreadPort {
   mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
   sockets(): WebSocket[];
   schedules: SchedulePort;
+  artifacts: ArtifactPort;
+}
+
+/** The thread's artifacts, as the artifacts plugin writes them: each write a version, in the calling run's exchange. */
+export interface ArtifactPort {
+  create(call: ToolCall, artifact: { title: string; type: ArtifactType; language?: string | null; content: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
+  update(call: ToolCall, id: string, edit: { content: string } | { old_str: string; new_str: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
+  /** The current branch's artifacts, at their latest versions there. */
+  list(): ArtifactInfo[];
 }
 
 /** The thread's schedules, as a plugin makes them: the same checks and the same per-user maximum as the routes. */

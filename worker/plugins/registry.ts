@@ -13,6 +13,7 @@ import { webPlugin } from "./web";
 import { memoryPlugin } from "./memory";
 import { validatorPlugin } from "./validator";
 import { schedulePlugin } from "./schedule";
+import { artifactsPlugin } from "./artifacts";
 
 export const PLUGINS: PluginDefinition<any>[] = [
   activityPlugin,
@@ -24,6 +25,7 @@ export const PLUGINS: PluginDefinition<any>[] = [
   validatorPlugin,
   titlesPlugin,
   schedulePlugin,
+  artifactsPlugin,
   metricsPlugin,
 ];
 

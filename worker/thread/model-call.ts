@@ -52,7 +52,7 @@ export async function callModel(
         history,
         tools,
         runTool: (name, input, toolUseId) =>
-          deps.plugins.runTool(name, input, { threadId: run.threadId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
+          deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
         onEvent: (e) => rec.stream(e),
         onContentEnd: () => rec.flush(),
         signal,

@@ -7,7 +7,8 @@ import { deploymentModels, providerOf } from "../invoker/client";
 import type { Invoker } from "../invoker/invoke";
 import { consoleLogger } from "../lib/logger";
 import { newId } from "../lib/ids";
-import type { ModelPort, NewMessage, NewThread, OwnerPort, PluginContext, PluginDefinition, SchedulePort, SendOptions, ThreadPort } from "../plugins/contract";
+import type { ArtifactPort, ModelPort, NewMessage, NewThread, OwnerPort, PluginContext, PluginDefinition, SchedulePort, SendOptions, ThreadPort, ToolCall } from "../plugins/contract";
+import type { ArtifactResult } from "./artifacts";
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
 import type { AcceptInput, Intake } from "./intake";
@@ -86,6 +87,21 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
     mirror: (table, row) => writer.mirror(table, row),
     sockets: () => room.ctx.getWebSockets(),
     schedules: schedulePort(room),
+    artifacts: artifactPort(room),
+  };
+}
+
+/** The thread's artifacts for its plugins: each write announced (artifact:updated, without content). */
+function artifactPort(room: PluginRoom): ArtifactPort {
+  const { store, events } = room;
+  const announced = (call: ToolCall, result: ArtifactResult): ArtifactResult => {
+    if (result.ok) events.emit("artifact:updated", { threadId: call.threadId, runId: call.runId, artifact: result.artifact });
+    return result;
+  };
+  return {
+    create: (call, artifact) => announced(call, store.artifacts.create(artifact, call.messageId, call.runId, Date.now())),
+    update: (call, id, edit) => announced(call, store.artifacts.update(id, edit, call.messageId, call.runId, Date.now())),
+    list: () => store.artifacts.list(store.thread.get()?.headId ?? null),
   };
 }
 

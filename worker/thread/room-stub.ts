@@ -9,6 +9,7 @@ export type RoomApi = Pick<
   | "patch"
   | "messages"
   | "exportBranch"
+  | "artifacts"
   | "addFile"
   | "file"
   | "post"

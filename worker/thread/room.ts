@@ -6,7 +6,7 @@
 //                (webSocketMessage): ping, stop, send
 //   onAlarm      (alarm) the run queue's watchdog, the outflow's retries (D1, the owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Attachment, EventMap, EventName, Message, Schedule, Thread } from "../../protocol";
+import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, Schedule, Thread } from "../../protocol";
 import { database, newUsage, type D1Usage, type Db } from "../db/client";
 import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
@@ -149,11 +149,21 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
-  /** The thread and every text message of its current branch, oldest first (an export). */
-  exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[] }>> {
+  /** The thread, every text message of its current branch, oldest first, and its artifacts there (an export). */
+  exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[]; artifacts: Artifact[] }>> {
     return this.withThread(who, (t) => {
       const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text"] }) ?? [];
-      return ok({ thread: publicThread(t), messages });
+      const artifacts = this.store.artifacts.list(t.headId).map((a) => this.store.artifacts.get(t.headId, a.id)!);
+      return ok({ thread: publicThread(t), messages, artifacts });
+    });
+  }
+
+  /** The current branch's artifacts, or one of them (a version of it there). */
+  artifacts(who: Caller, one?: { id: string; version?: number }): Promise<RoomReply<ArtifactInfo[] | Artifact>> {
+    return this.withThread<ArtifactInfo[] | Artifact>(who, (t) => {
+      if (!one) return ok(this.store.artifacts.list(t.headId));
+      const artifact = this.store.artifacts.get(t.headId, one.id, one.version);
+      return artifact ? ok(artifact) : refuse("not_found", "No such artifact, or version of it, on this branch");
     });
   }
 

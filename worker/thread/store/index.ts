@@ -2,6 +2,7 @@ import { CacheStore } from "./cache";
 import { FileStore } from "./files";
 import { Tickets } from "../tickets";
 import { ScheduleBook } from "../schedules";
+import { ArtifactStore } from "../artifacts";
 import { MessageStore } from "./messages";
 import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
@@ -25,6 +26,7 @@ export class RoomStore {
   readonly files: FileStore;
   readonly tickets: Tickets;
   readonly schedules: ScheduleBook;
+  readonly artifacts: ArtifactStore;
 
   constructor(private readonly storage: DurableObjectStorage) {
     const sql = storage.sql;
@@ -40,6 +42,7 @@ export class RoomStore {
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
     this.tickets = new Tickets(sql);
     this.schedules = new ScheduleBook(sql, () => this.thread.get()?.id ?? "");
+    this.artifacts = new ArtifactStore(sql);
   }
 
   /** All of `fn`'s writes, or none of them. */

@@ -9,6 +9,7 @@
 //   report    rows for the owner's object (directory, search, usage), the same way
 //   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
 //   schedules the thread's schedules (thread/schedules.ts): they drive the alarm
+//   artifacts the model's artifacts, and their versions by exchange (thread/artifacts.ts)
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
@@ -51,6 +52,13 @@ CREATE TABLE IF NOT EXISTS schedules (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, prompt TEXT NOT NULL, at INTEGER, every INTEGER, cron TEXT,
   timezone TEXT NOT NULL, enabled INTEGER NOT NULL, anchor INTEGER NOT NULL, next_run_at INTEGER,
   last_run_at INTEGER, last_status TEXT, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS artifacts (
+  id TEXT PRIMARY KEY, title TEXT NOT NULL, type TEXT NOT NULL, language TEXT, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS artifact_versions (
+  artifact_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL, exchange TEXT NOT NULL,
+  run_id TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (artifact_id, version)
 );
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
