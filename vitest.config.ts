@@ -45,6 +45,7 @@ export default defineConfig(async () => {
           ratelimits: {
             POST_LIMITER: { namespace_id: "1001", simple: { limit: 100_000, period: 60 } },
             THREAD_LIMITER: { namespace_id: "1002", simple: { limit: 100_000, period: 60 } },
+            SHARE_LIMITER: { namespace_id: "1003", simple: { limit: 100_000, period: 60 } },
             TIGHT_LIMITER: { namespace_id: "1999", simple: { limit: 3, period: 60 } },
           },
         },

@@ -14,6 +14,8 @@ import type {
   Run,
   SearchResult,
   Schedule,
+  Share,
+  SharedThread,
   Task,
   TaskStatus,
   Thread,
@@ -99,6 +101,10 @@ export interface Api {
   "GET /api/schedules": { response: { schedules: Schedule[] } };
   "PATCH /api/schedules/:scheduleId": { body: ScheduleBody; response: { schedule: Schedule } };
   "DELETE /api/schedules/:scheduleId": { response: null };
+  "POST /api/threads/:id/shares": { response: { share: Share } };
+  "GET /api/shares": { response: { shares: Share[] } };
+  "DELETE /api/shares/:shareId": { response: null };
+  "GET /api/shared/:shareId": { response: SharedThread };
   "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
   "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
 }

@@ -184,6 +184,24 @@ export interface Artifact extends ArtifactInfo {
   versions: { version: number; createdAt: number }[];
 }
 
+/** A read-only link to a copy of a thread's branch (its owner's view of it). */
+export interface Share {
+  id: string;
+  threadId: string;
+  /** The web app's read-only page of it (/s/:id). */
+  url: string;
+  createdAt: number;
+}
+
+/** A share as anyone with its link reads it: no user ids. */
+export interface SharedThread {
+  share: { id: string; createdAt: number };
+  thread: { name: string };
+  /** The branch's text, thinking and tool messages, as they were when it was shared. */
+  messages: Message[];
+  artifacts: Artifact[];
+}
+
 export interface Task {
   id: string;
   threadId: string;

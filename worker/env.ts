@@ -22,6 +22,8 @@ export interface Env {
   /** Posts and new threads per user per minute (the rate-limiting binding, wrangler.toml). */
   POST_LIMITER?: RateLimit;
   THREAD_LIMITER?: RateLimit;
+  /** The share links' public routes, per address. */
+  SHARE_LIMITER?: RateLimit;
   /** The web app's built files (wrangler.toml [assets]). */
   ASSETS?: Fetcher;
   /** access mode: the team domain (https://<team>.cloudflareaccess.com) and the application AUD */

@@ -18,6 +18,7 @@ interface Ids {
   path: string;
   schedule: string;
   artifact: string;
+  share: string;
 }
 
 /** An artifact the model writes in Alice's thread (its title holds the word Bob must never see). */
@@ -60,7 +61,7 @@ async function aliceData(): Promise<Ids> {
   const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
   expect(made.status).toBe(201);
   const { schedule } = await made.json<any>();
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id) };
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -77,6 +78,7 @@ async function snapshot(ids: Ids) {
     schedules: await read("/api/schedules"),
     threadSchedules: await read(`/api/threads/${ids.thread}/schedules`),
     artifact: await read(`/api/threads/${ids.thread}/artifacts/${ids.artifact}`),
+    shares: await read("/api/shares"),
     context: await read(`/api/context/${ids.path}`),
     runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -162,6 +164,18 @@ const PROBES: Record<Route, Probe> = {
   "PATCH /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
   "GET /api/threads/:id/artifacts": notFound((i) => `/api/threads/${i.thread}/artifacts`),
+  "POST /api/threads/:id/shares": notFound((i) => `/api/threads/${i.thread}/shares`, () => ({ method: "POST" })),
+  "GET /api/shares": async (ids) => {
+    const { shares } = await (await bob("/api/shares")).json<any>();
+    expect(shares.map((s: any) => s.id)).not.toContain(ids.share);
+  },
+  "DELETE /api/shares/:shareId": notFound((i) => `/api/shares/${i.share}`, () => ({ method: "DELETE" })),
+  // The one route open by design: the link is the credential. It names no user.
+  "GET /api/shared/:shareId": async (ids) => {
+    const res = await bob(`/api/shared/${ids.share}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).not.toContain(users.alice.id);
+  },
   "GET /api/threads/:id/artifacts/:artifactId": notFound((i) => `/api/threads/${i.thread}/artifacts/${i.artifact}`),
 };
 

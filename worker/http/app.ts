@@ -13,6 +13,7 @@ import { exportRoutes } from "./export";
 import { attachmentRoutes } from "./attachments";
 import { searchRoutes } from "./search";
 import { artifactRoutes } from "./artifacts";
+import { sharedPage, sharedRoutes, shareRoutes, threadShareRoutes } from "./shares";
 import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
@@ -53,6 +54,8 @@ const jsonBodyLimit = bodyLimit({
 // Uploads are files, limited by their type (worker/http/attachments.ts); every other body is JSON.
 const UPLOAD = /^\/api\/threads\/[^/]+\/attachments$/;
 app.use("/api/*", (c, next) => (c.req.method === "POST" && UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
+// A share link's routes are the one designed exception to signing in (the link is the credential).
+app.route("/api/shared", sharedRoutes);
 app.use("/api/*", authenticate);
 
 app.get("/api/health", (c) => {
@@ -70,6 +73,8 @@ app.route("/api/threads", exportRoutes);
 app.route("/api/threads", attachmentRoutes);
 app.route("/api/threads", threadScheduleRoutes);
 app.route("/api/threads", artifactRoutes);
+app.route("/api/threads", threadShareRoutes);
+app.route("/api/shares", shareRoutes);
 app.route("/api/schedules", scheduleRoutes);
 app.route("/api/search", searchRoutes);
 app.route("/api/models", modelRoutes);
@@ -78,6 +83,8 @@ app.route("/api", adminRoutes);
 app.route("/api/dev", devFaultRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
+// A share link's page: the web app's read-only view, kept out of search engines like its data.
+app.use("/s/*", sharedPage);
 // The web app's files; a path that names none gets index.html (single-page application).
 app.get("*", async (c) => {
   if (!c.env.ASSETS) throw new ApiError("not_found", "Not found");

@@ -1,12 +1,13 @@
 // The per-user limit on new threads, per minute, with Cloudflare's rate-limiting binding
-// (wrangler.toml's [[ratelimits]]), checked before the thread's object is made. Posts (messages,
-// edits, regenerations, send frames) are limited by the thread's object, on the path that both POST
-// and the socket take (thread/intake.ts).
+// (wrangler.toml's [[ratelimits]]), checked before the thread's object is made; and the per-address
+// limit on the share links' public routes, which no user signs in to. Posts (messages, edits,
+// regenerations, send frames) are limited by the thread's object, on the path that both POST and the
+// socket take (thread/intake.ts).
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 
-type Limiter = "THREAD_LIMITER";
+type Limiter = "THREAD_LIMITER" | "SHARE_LIMITER";
 
 /** The binding's window: a refused caller may try again once it has passed. */
 const PERIOD_SEC = 60;
@@ -15,7 +16,9 @@ export function rateLimit(binding: Limiter, what: string): MiddlewareHandler<App
   return async (c, next) => {
     const limiter = c.env[binding];
     if (limiter) {
-      const { success } = await limiter.limit({ key: c.var.userId });
+      // Signed in: the user; on a public route: the address the request came from.
+      const key = binding === "SHARE_LIMITER" ? (c.req.header("cf-connecting-ip") ?? "unknown") : c.var.userId;
+      const { success } = await limiter.limit({ key });
       if (!success) {
         throw new ApiError("rate_limited", `Too many ${what} in a minute; try again shortly`, {}, { "Retry-After": String(PERIOD_SEC) });
       }

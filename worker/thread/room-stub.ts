@@ -10,6 +10,7 @@ export type RoomApi = Pick<
   | "messages"
   | "exportBranch"
   | "artifacts"
+  | "snapshot"
   | "addFile"
   | "file"
   | "post"

@@ -158,6 +158,19 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
+  /**
+   * A share's copy of the current branch as it is now: its text, thinking and tool messages, its
+   * artifacts at their latest, and the files sent in it (to copy for the share).
+   */
+  snapshot(who: Caller): Promise<RoomReply<{ name: string; messages: Message[]; artifacts: Artifact[]; files: FileRecord[] }>> {
+    return this.withThread(who, (t) => {
+      const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [];
+      const artifacts = this.store.artifacts.list(t.headId).map((a) => this.store.artifacts.get(t.headId, a.id)!);
+      const files = messages.flatMap((m) => m.attachments ?? []).flatMap((a) => this.store.files.get(a.id) ?? []);
+      return ok({ name: t.name, messages, artifacts, files });
+    });
+  }
+
   /** The current branch's artifacts, or one of them (a version of it there). */
   artifacts(who: Caller, one?: { id: string; version?: number }): Promise<RoomReply<ArtifactInfo[] | Artifact>> {
     return this.withThread<ArtifactInfo[] | Artifact>(who, (t) => {

@@ -10,7 +10,7 @@
 // to D1 through its outbox. When the user's files change it tells the threads that ran recently, whose
 // step 0 holds a copy.
 import { DurableObject } from "cloudflare:workers";
-import type { ContextFile, ContextFileInfo, Run, Schedule, SearchResult, Task, TaskStatus, Thread, UsageTotals } from "../../protocol";
+import type { ContextFile, ContextFileInfo, Run, Schedule, SearchResult, Share, SharedThread, Task, TaskStatus, Thread, UsageTotals } from "../../protocol";
 import { d1Sink } from "../db/mirror";
 import { database } from "../db/client";
 import type { TaskRow } from "../db/schema";
@@ -30,6 +30,8 @@ import { applyReport, type ReportEntry } from "./report";
 import { searchMessages } from "./search";
 import { StoredFiles, type StoredFile } from "./stored-files";
 import { UserSchedules } from "./schedules";
+import { deleteSharedFiles, shareUrl } from "./share-ids";
+import { UserShares, type Snapshot } from "./shares";
 import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
 import { roundUsd } from "../lib/usd";
 import { Usage, type UsageQuery } from "./usage";
@@ -46,6 +48,7 @@ export class UserRoom extends DurableObject<Env> {
   private readonly stored: StoredFiles;
   private readonly taskList: UserTasks;
   private readonly scheduleList: UserSchedules;
+  private readonly shareList: UserShares;
   private readonly outbox: Outbox;
   private readonly mirror: OutboxFlush;
   private readonly alarms: Alarms;
@@ -64,6 +67,7 @@ export class UserRoom extends DurableObject<Env> {
     this.stored = new StoredFiles(this.db);
     this.taskList = new UserTasks(this.db);
     this.scheduleList = new UserSchedules(ctx.storage.sql);
+    this.shareList = new UserShares(ctx.storage.sql);
     this.alarms = new Alarms(ctx.storage);
     this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
     this.userId = this.meta("user");
@@ -106,9 +110,10 @@ export class UserRoom extends DurableObject<Env> {
     return this.directory.has(threadId) ? this.directory.family(threadId) : null;
   }
 
-  /** Threads deleted (their objects emptied): out of the directory, search and the quota, and out of D1. */
+  /** Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their shares revoked. */
   async forget(userId: string, threadIds: string[]): Promise<void> {
     await this.open(userId);
+    await this.revoke(this.shareList.ofThreads(threadIds));
     this.ctx.storage.transactionSync(() => {
       this.directory.forget(threadIds);
       this.scheduleList.forgetThreads(threadIds);
@@ -223,6 +228,39 @@ export class UserRoom extends DurableObject<Env> {
   async scheduleThread(userId: string, id: string): Promise<string | null> {
     await this.open(userId);
     return this.scheduleList.threadOf(id);
+  }
+
+  // --- Share links -------------------------------------------------------------------------------
+
+  async addShare(userId: string, share: { id: string; threadId: string; createdAt: number }, snapshot: Snapshot, files: string[]): Promise<void> {
+    await this.open(userId);
+    this.shareList.add(share.id, share.threadId, snapshot, files, share.createdAt);
+  }
+
+  async shares(userId: string, origin: string): Promise<Share[]> {
+    await this.open(userId);
+    return this.shareList.list((id) => shareUrl(origin, id));
+  }
+
+  /** Revokes a share of the user's: its link is 404 from now on, its files gone. False: no such share. */
+  async deleteShare(userId: string, id: string): Promise<boolean> {
+    await this.open(userId);
+    return (await this.revoke([id])).length > 0;
+  }
+
+  /** A share as anyone with its link reads it (no user is named: the link is the credential). */
+  async sharedThread(id: string): Promise<SharedThread | null> {
+    return this.shareList.read(id);
+  }
+
+  async sharedFile(id: string, fileId: string): Promise<boolean> {
+    return this.shareList.hasFile(id, fileId);
+  }
+
+  private async revoke(ids: string[]): Promise<string[]> {
+    const gone = this.shareList.remove(ids);
+    for (const id of gone) await deleteSharedFiles(this.env.FILES, id);
+    return gone;
   }
 
   async alarm(): Promise<void> {

@@ -1,0 +1,106 @@
+// Share links (PROTOCOL.md, "Share links"): a snapshot of the branch, read without signing in through
+// the share's own routes (its files too), with no user id in it; revoked at once, and with its thread.
+import { afterEach, describe, expect, it } from "vitest";
+import { marker, script, settle } from "../helpers";
+import { callApp, env, expectError, openSocketVia, tokenUsers } from "./util";
+
+afterEach(() => settle());
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(40).fill(7)]);
+
+async function sharedThread() {
+  const { users, as, tokenEnv } = tokenUsers("sharer");
+  const call = as(users.sharer);
+  const thread = (await (await call("/api/threads", { body: { name: "Trip plan" } })).json<any>()).thread;
+  const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.sharer.token}` });
+  const upload = await call(`/api/threads/${thread.id}/attachments?name=map.png`, { body: PNG as any, headers: { "content-type": "image/png" } });
+  const { attachment } = await upload.json<any>();
+  const m = marker("share");
+  await script(m, [
+    { kind: "tool_use", tools: [{ name: "artifacts__create", input: { title: "Itinerary", type: "markdown", content: "# Day 1" }, id: "toolu_share_art" }] },
+    { kind: "text", text: "Here is the plan." },
+  ]);
+  expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `plan it ${m}`, attachments: [attachment.id] } })).status).toBe(202);
+  await ws.waitForRunEnd(1);
+  const anonymous = (path: string) => callApp(tokenEnv, path, { headers: { "cf-connecting-ip": "203.0.113.9" } });
+  return { users, call, thread, ws, attachment, anonymous };
+}
+
+describe("share links", () => {
+  it("copy the branch as it is now; anyone with the link reads it without signing in, and no user id is in it", async () => {
+    const { users, call, thread, ws, attachment, anonymous } = await sharedThread();
+    const made = await call(`/api/threads/${thread.id}/shares`, { method: "POST" });
+    expect(made.status).toBe(201);
+    const { share } = await made.json<any>();
+    expect(share.id).toMatch(/^[0-9a-f]{96}$/);
+    expect(share).toMatchObject({ threadId: thread.id, url: expect.stringMatching(new RegExp(`/s/${share.id}$`)) });
+
+    // Later messages are not in the copy.
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "a later message" } })).status).toBe(202);
+    await ws.waitForRunEnd(2);
+
+    const res = await anonymous(`/api/shared/${share.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-robots-tag")).toBe("noindex");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const text = await res.text();
+    expect(text).not.toContain(users.sharer.id);
+    expect(text).not.toContain(users.sharer.token);
+    const shared = JSON.parse(text);
+    expect(shared.share).toEqual({ id: share.id, createdAt: share.createdAt });
+    expect(shared.thread).toEqual({ name: "Trip plan" });
+    const kinds = shared.messages.map((x: any) => `${x.role}:${x.kind}`);
+    expect(kinds).toContain("user:text");
+    expect(kinds).toContain("assistant:tool_call");
+    expect(kinds).toContain("assistant:text");
+    expect(kinds).not.toContain("assistant:pipeline_step");
+    expect(shared.messages.map((x: any) => x.content)).not.toContain("a later message");
+    expect(shared.artifacts).toEqual([expect.objectContaining({ title: "Itinerary", content: "# Day 1", version: 1 })]);
+
+    // Its file, through the share's own route: a copy of the bytes.
+    const file = await anonymous(`/api/shared/${share.id}/files/${attachment.id}`);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
+    expect(file.headers.get("content-type")).toBe("image/png");
+    // The owner's attachment URL is no way in for a reader.
+    expect((await anonymous(`/api/threads/${thread.id}/attachments/${attachment.id}`)).status).toBe(401);
+
+    expect((await (await call("/api/shares")).json<any>()).shares.map((s: any) => s.id)).toEqual([share.id]);
+    ws.close();
+  });
+
+  it("a revoked link, and a deleted thread's, is 404 at once, its files too; an unknown or malformed id is 404 in the error shape", async () => {
+    const { call, thread, ws, attachment, anonymous } = await sharedThread();
+    const first = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
+    const second = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
+    expect((await call(`/api/shares/${first.id}`, { method: "DELETE" })).status).toBe(204);
+    await expectError(await anonymous(`/api/shared/${first.id}`), 404, "not_found");
+    await expectError(await anonymous(`/api/shared/${first.id}/files/${attachment.id}`), 404, "not_found");
+    expect((await call(`/api/shares/${first.id}`, { method: "DELETE" })).status).toBe(404);
+    expect(await env.FILES.get(`shares/${first.id}/${attachment.id}`)).toBeNull();
+    expect((await anonymous(`/api/shared/${second.id}`)).status).toBe(200);
+
+    ws.close();
+    expect((await call(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
+    await expectError(await anonymous(`/api/shared/${second.id}`), 404, "not_found");
+    expect(await env.FILES.get(`shares/${second.id}/${attachment.id}`)).toBeNull();
+    expect((await (await call("/api/shares")).json<any>()).shares).toEqual([]);
+
+    // A well-formed id no one made, and ids that cannot be one.
+    const forged = `${second.id.slice(0, 64)}${"0".repeat(32)}`;
+    for (const id of [forged, "nope", "f".repeat(96), `${"a".repeat(64)}../x`]) await expectError(await anonymous(`/api/shared/${encodeURIComponent(id)}`), 404, "not_found");
+  });
+
+  it("another user can neither share, list nor revoke the owner's", async () => {
+    const { thread, ws, call } = await sharedThread();
+    const share = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
+    const { users, as } = tokenUsers("stranger");
+    const stranger = as(users.stranger);
+    expect((await stranger(`/api/threads/${thread.id}/shares`, { method: "POST" })).status).toBe(404);
+    expect((await (await stranger("/api/shares")).json<any>()).shares).toEqual([]);
+    expect((await stranger(`/api/shares/${share.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await (await call("/api/shares")).json<any>()).shares).toHaveLength(1);
+    ws.close();
+  });
+});

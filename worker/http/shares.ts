@@ -1,0 +1,76 @@
+// Share links (PROTOCOL.md, "Share links"): a thread's branch copied as it is now (its files copied in
+// R2 under the share), kept by its owner's object; read by anyone with the link through the share's
+// own routes, which no one signs in to, limited per address; revoked at once.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { SharedThread } from "../../protocol";
+import { newShareId, sharedFileKey, shareHolder, shareUrl } from "../user/share-ids";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { ApiError, notFound } from "./errors";
+import { rateLimit } from "./rate-limit";
+import { reply } from "./reply";
+
+/** What every shared answer carries besides the app's headers: kept out of search engines. */
+const SHARED_HEADERS = { "x-robots-tag": "noindex", "referrer-policy": "no-referrer" };
+
+const noShare = () => notFound("No such share (it may have been revoked)");
+
+/** Routes under /api/threads/:id. */
+export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", async (c) => {
+  const who = callerOf(c);
+  const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who));
+  const id = newShareId(c.env, who.userId);
+  // The share's own copies: the owner may delete the thread, and its files, later.
+  for (const file of files) {
+    const object = await c.env.FILES.get(file.r2Key);
+    if (object) await c.env.FILES.put(sharedFileKey(id, file.id), object.body, { httpMetadata: { contentType: file.mediaType } });
+  }
+  const createdAt = Date.now();
+  await askUser(c, (user, userId) => user.addShare(userId, { id, threadId: who.threadId, createdAt }, { thread: { name }, messages, artifacts }, files.map((f) => f.id)));
+  return reply(c, "POST /api/threads/:id/shares", { share: { id, threadId: who.threadId, url: shareUrl(new URL(c.req.url).origin, id), createdAt } }, 201);
+});
+
+/** Routes under /api/shares: the owner's. */
+export const shareRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => reply(c, "GET /api/shares", { shares: await askUser(c, (user, userId) => user.shares(userId, new URL(c.req.url).origin)) }))
+  .delete("/:shareId", async (c) => {
+    const id = c.req.param("shareId");
+    if (!(await askUser(c, (user, userId) => user.deleteShare(userId, id)))) throw noShare();
+    return c.body(null, 204);
+  });
+
+/** The headers of every shared answer, the page's and the data's. */
+export const sharedPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(SHARED_HEADERS)) c.res.headers.set(name, value);
+};
+
+/** Routes under /api/shared: anyone's with the link, without signing in. */
+export const sharedRoutes = new Hono<AppEnv>()
+  .use(rateLimit("SHARE_LIMITER", "requests for shared threads"))
+  .use(sharedPage)
+  .get("/:shareId", async (c) => {
+    const shared = await readShare(c.env, c.req.param("shareId"));
+    return reply(c, "GET /api/shared/:shareId", shared);
+  })
+  .get("/:shareId/files/:fileId", async (c) => {
+    const { shareId, fileId } = c.req.param();
+    const holder = shareHolder(c.env, shareId);
+    if (!holder || !(await holder.sharedFile(shareId, fileId))) throw noShare();
+    const object = await c.env.FILES.get(sharedFileKey(shareId, fileId));
+    if (!object) throw new ApiError("not_found", "The file's bytes are gone");
+    return new Response(object.body, {
+      headers: {
+        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "cache-control": "private, max-age=300",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+      },
+    });
+  });
+
+async function readShare(env: AppEnv["Bindings"], id: string): Promise<SharedThread> {
+  const holder = shareHolder(env, id);
+  const shared = holder ? await holder.sharedThread(id) : null;
+  if (!shared) throw noShare();
+  return shared;
+}
