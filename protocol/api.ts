@@ -13,6 +13,8 @@ import type {
   PluginInfo,
   Run,
   SearchResult,
+  Project,
+  ProjectFile,
   Schedule,
   Share,
   SharedThread,
@@ -54,14 +56,14 @@ export interface UserDayUsage extends UsageTotals {
 export interface Api {
   "GET /api/health": { response: Health };
   "GET /api/models": { response: { models: ModelInfo[]; default: string } };
-  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string; timezone?: string }; response: { thread: Thread } };
+  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string; timezone?: string; projectId?: string }; response: { thread: Thread } };
   "GET /api/threads": {
     query: { status?: ThreadStatus; limit?: number; cursor?: string };
     response: { threads: Thread[]; nextCursor?: string };
   };
   "GET /api/threads/:id": { response: { thread: Thread } };
   "PATCH /api/threads/:id": {
-    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string };
+    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string; projectId?: string | null };
     response: { thread: Thread };
   };
   "DELETE /api/threads/:id": { response: null };
@@ -82,7 +84,7 @@ export interface Api {
   "POST /api/chat": { body: PostMessageBody & { threadId: string }; response: { message: Message } };
   "POST /api/prewarm": { body: { threadId: string }; response: null };
   "POST /api/ws-ticket": { body: { threadId: string }; response: { ticket: string; expiresAt: number } };
-  "GET /api/search": { query: { q: string; limit?: number }; response: { results: SearchResult[] } };
+  "GET /api/search": { query: { q: string; limit?: number; projectId?: string }; response: { results: SearchResult[] } };
   "GET /api/tasks": { query: { threadId?: string; status?: TaskStatus }; response: { tasks: Task[] } };
   "POST /api/tasks/:id/cancel": { response: { task: Task } };
   "GET /api/metrics": {
@@ -101,6 +103,14 @@ export interface Api {
   "GET /api/schedules": { response: { schedules: Schedule[] } };
   "PATCH /api/schedules/:scheduleId": { body: ScheduleBody; response: { schedule: Schedule } };
   "DELETE /api/schedules/:scheduleId": { response: null };
+  "POST /api/projects": { body: { name: string; instructions?: string }; response: { project: Project } };
+  "GET /api/projects": { response: { projects: Project[] } };
+  "GET /api/projects/:projectId": { response: { project: Project } };
+  "PATCH /api/projects/:projectId": { body: { name?: string; instructions?: string }; response: { project: Project } };
+  "DELETE /api/projects/:projectId": { response: null };
+  "POST /api/projects/:projectId/files": { query: { name?: string }; response: { file: ProjectFile } };
+  "GET /api/projects/:projectId/files": { response: { files: ProjectFile[] } };
+  "DELETE /api/projects/:projectId/files/:fileId": { response: null };
   "POST /api/threads/:id/shares": { response: { share: Share } };
   "GET /api/shares": { response: { shares: Share[] } };
   "DELETE /api/shares/:shareId": { response: null };

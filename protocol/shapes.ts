@@ -32,6 +32,27 @@ export interface Thread {
    * read in it). Answered by the thread's own routes; not in the list.
    */
   timezone?: string;
+  /** The project the thread is in (null: none). */
+  projectId?: string | null;
+}
+
+/** A project: threads that share instructions, files and memory. */
+export interface Project {
+  id: string;
+  name: string;
+  instructions: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A file of a project (its bytes in R2, under the owner's storage quota). */
+export interface ProjectFile {
+  id: string;
+  projectId: string;
+  name: string;
+  mediaType: string;
+  bytes: number;
+  createdAt: number;
 }
 
 export interface Usage {

@@ -19,6 +19,16 @@ interface Ids {
   schedule: string;
   artifact: string;
   share: string;
+  project: string;
+  projectFile: string;
+}
+
+/** Alice's project, with a file, that her thread is in. */
+async function aliceProject(threadId: string): Promise<{ project: string; projectFile: string }> {
+  const { project } = await (await alice("/api/projects", { body: { name: `project ${WORD}`, instructions: `be ${WORD}` } })).json<any>();
+  const { file } = await (await alice(`/api/projects/${project.id}/files?name=p.txt`, { body: `notes ${WORD}`, headers: { "content-type": "text/plain" } })).json<any>();
+  expect((await alice(`/api/threads/${threadId}`, { method: "PATCH", body: { projectId: project.id } })).status).toBe(200);
+  return { project: project.id, projectFile: file.id };
 }
 
 /** An artifact the model writes in Alice's thread (its title holds the word Bob must never see). */
@@ -61,7 +71,7 @@ async function aliceData(): Promise<Ids> {
   const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
   expect(made.status).toBe(201);
   const { schedule } = await made.json<any>();
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id };
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id, ...(await aliceProject(thread.id)) };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -79,6 +89,8 @@ async function snapshot(ids: Ids) {
     threadSchedules: await read(`/api/threads/${ids.thread}/schedules`),
     artifact: await read(`/api/threads/${ids.thread}/artifacts/${ids.artifact}`),
     shares: await read("/api/shares"),
+    projects: await read("/api/projects"),
+    projectFiles: await read(`/api/projects/${ids.project}/files`),
     context: await read(`/api/context/${ids.path}`),
     runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -164,6 +176,21 @@ const PROBES: Record<Route, Probe> = {
   "PATCH /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
   "GET /api/threads/:id/artifacts": notFound((i) => `/api/threads/${i.thread}/artifacts`),
+  "POST /api/projects": async (ids) => {
+    expect((await bob("/api/projects", { body: { name: "bob's" } })).status).toBe(201);
+    // Nor can his threads join hers.
+    expect((await bob("/api/threads", { body: { projectId: ids.project } })).status).toBe(400);
+  },
+  "GET /api/projects": async (ids) => {
+    const { projects } = await (await bob("/api/projects")).json<any>();
+    expect(projects.map((p: any) => p.id)).not.toContain(ids.project);
+  },
+  "GET /api/projects/:projectId": notFound((i) => `/api/projects/${i.project}`),
+  "PATCH /api/projects/:projectId": notFound((i) => `/api/projects/${i.project}`, () => ({ method: "PATCH", body: { name: "taken" } })),
+  "DELETE /api/projects/:projectId": notFound((i) => `/api/projects/${i.project}`, () => ({ method: "DELETE" })),
+  "POST /api/projects/:projectId/files": notFound((i) => `/api/projects/${i.project}/files`, () => ({ body: "x", headers: { "content-type": "text/plain" } })),
+  "GET /api/projects/:projectId/files": notFound((i) => `/api/projects/${i.project}/files`),
+  "DELETE /api/projects/:projectId/files/:fileId": notFound((i) => `/api/projects/${i.project}/files/${i.projectFile}`, () => ({ method: "DELETE" })),
   "POST /api/threads/:id/shares": notFound((i) => `/api/threads/${i.thread}/shares`, () => ({ method: "POST" })),
   "GET /api/shares": async (ids) => {
     const { shares } = await (await bob("/api/shares")).json<any>();

@@ -16,6 +16,7 @@ export function toThread(r: ThreadRow): Thread {
     headId: r.headId,
     lastActivity: r.lastActivity,
     createdAt: r.createdAt,
+    projectId: r.projectId,
   };
 }
 

@@ -13,6 +13,7 @@ import { exportRoutes } from "./export";
 import { attachmentRoutes } from "./attachments";
 import { searchRoutes } from "./search";
 import { artifactRoutes } from "./artifacts";
+import { projectRoutes } from "./projects";
 import { sharedPage, sharedRoutes, shareRoutes, threadShareRoutes } from "./shares";
 import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
@@ -52,7 +53,7 @@ const jsonBodyLimit = bodyLimit({
   onError: (c) => errorResponse(c, new ApiError("too_large", `Bodies are limited to ${MAX_BODY_BYTES} bytes`)),
 });
 // Uploads are files, limited by their type (worker/http/attachments.ts); every other body is JSON.
-const UPLOAD = /^\/api\/threads\/[^/]+\/attachments$/;
+const UPLOAD = /^\/api\/(threads\/[^/]+\/attachments|projects\/[^/]+\/files)$/;
 app.use("/api/*", (c, next) => (c.req.method === "POST" && UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
 // A share link's routes are the one designed exception to signing in (the link is the credential).
 app.route("/api/shared", sharedRoutes);
@@ -75,6 +76,7 @@ app.route("/api/threads", threadScheduleRoutes);
 app.route("/api/threads", artifactRoutes);
 app.route("/api/threads", threadShareRoutes);
 app.route("/api/shares", shareRoutes);
+app.route("/api/projects", projectRoutes);
 app.route("/api/schedules", scheduleRoutes);
 app.route("/api/search", searchRoutes);
 app.route("/api/models", modelRoutes);

@@ -14,7 +14,7 @@ import { reply } from "./reply";
 const query = z.object({ name: z.string().trim().min(1).max(200).optional() });
 
 /** The body, at most `limit` bytes (a stream without Content-Length is counted as it comes). */
-async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
+export async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
   const tooLarge = () => new ApiError("too_large", `This file is larger than ${limit / (1024 * 1024)} MiB`);
   if (Number(c.req.header("content-length") ?? 0) > limit) throw tooLarge();
   const chunks: Uint8Array[] = [];
@@ -37,7 +37,7 @@ async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint8Array>
 }
 
 /** A name safe for Content-Disposition: no quotes, slashes or control characters. */
-const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
+export const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
 
 export const attachmentRoutes = new Hono<AppEnv>()
   .post("/:id/attachments", async (c) => {

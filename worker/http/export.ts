@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Artifact, Message, Thread } from "../../protocol";
-import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import type { Artifact, Message, Project, Thread } from "../../protocol";
+import { callerOf, fromRoom, projectOp, roomStub, type AppEnv } from "./app-env";
 import { queryParams } from "./validate";
 
 const query = z.object({ format: z.enum(["markdown", "json"]).default("markdown") });
@@ -19,8 +19,8 @@ function artifactSection(a: Artifact): string {
 }
 
 /** A heading, then each message of the current branch under its role, then its artifacts. */
-export function toMarkdown(thread: Thread, messages: Message[], artifacts: Artifact[] = [], now = new Date()): string {
-  const head = [`# ${thread.name}`, `_Exported ${now.toISOString()} · ${thread.model} · ${messages.length} messages_`];
+export function toMarkdown(thread: Thread, messages: Message[], artifacts: Artifact[] = [], project: Project | null = null, now = new Date()): string {
+  const head = [`# ${thread.name}`, `_Exported ${now.toISOString()} · ${thread.model} · ${messages.length} messages${project ? ` · project ${project.name}` : ""}_`];
   const body = messages.map((m) => `## ${ROLE_HEADING[m.role]}\n\n${m.content}`);
   const tail = artifacts.length ? [`## Artifacts`, ...artifacts.map(artifactSection)] : [];
   return `${[...head, ...body, ...tail].join("\n\n")}\n`;
@@ -32,9 +32,10 @@ const fileName = (thread: Thread) => thread.name.toLowerCase().replace(/[^a-z0-9
 export const exportRoutes = new Hono<AppEnv>().get("/:id/export", async (c) => {
   const { format } = queryParams(c, query);
   const { thread, messages, artifacts } = fromRoom(await roomStub(c.env, c.req.param("id")).exportBranch(callerOf(c)));
+  const project = thread.projectId ? await projectOp(c, "get", { id: thread.projectId }) : null;
   const [body, type, ext] =
     format === "json"
-      ? [JSON.stringify({ thread, messages, artifacts }, null, 2), "application/json; charset=utf-8", "json"]
-      : [toMarkdown(thread, messages, artifacts), "text/markdown; charset=utf-8", "md"];
+      ? [JSON.stringify({ thread, ...(project ? { project: { id: project.id, name: project.name } } : {}), messages, artifacts }, null, 2), "application/json; charset=utf-8", "json"]
+      : [toMarkdown(thread, messages, artifacts, project), "text/markdown; charset=utf-8", "md"];
   return c.body(body, 200, { "content-type": type, "content-disposition": `attachment; filename="${fileName(thread)}.${ext}"` });
 });

@@ -8,9 +8,10 @@ import { reply } from "./reply";
 const query = z.object({
   q: z.string().trim().min(1, "give words to search for").max(500).refine((q) => ftsQuery(q) !== null, "give words to search for"),
   limit: limitParam(20, 100),
+  projectId: z.string().min(1).max(100).optional(),
 });
 
 export const searchRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const { q, limit } = queryParams(c, query);
-  return reply(c, "GET /api/search", { results: await askUser(c, (user, userId) => user.search(userId, q, limit)) });
+  const { q, limit, projectId } = queryParams(c, query);
+  return reply(c, "GET /api/search", { results: await askUser(c, (user, userId) => user.search(userId, q, limit, projectId)) });
 });

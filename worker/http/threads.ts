@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
 import { decodeCursor } from "../user/directory";
@@ -8,7 +8,7 @@ import { isTimeZone } from "../lib/schedule-time";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
-import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { askUser, callerOf, fromRoom, projectOp, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
 import { reply } from "./reply";
 
@@ -17,7 +17,14 @@ const model = z.string().trim().min(1).max(100).regex(/^[\w.:@/-]+$/, "not a mod
 const status = z.enum(THREAD_STATUSES);
 const timezone = z.string().min(1).max(64).refine(isTimeZone, "not an IANA timezone (e.g. Europe/Paris)");
 
-const createBody = z.strictObject({ name: name.optional(), kind: z.enum(THREAD_KINDS).optional(), model: model.optional(), timezone: timezone.optional() });
+const projectId = z.string().min(1).max(100);
+const createBody = z.strictObject({
+  name: name.optional(),
+  kind: z.enum(THREAD_KINDS).optional(),
+  model: model.optional(),
+  timezone: timezone.optional(),
+  projectId: projectId.optional(),
+});
 const patchBody = z
   .strictObject({
     name: name.optional(),
@@ -25,8 +32,9 @@ const patchBody = z
     status: status.optional(),
     instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
     timezone: timezone.optional(),
+    projectId: projectId.nullable().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions, timezone");
+  .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions, timezone, projectId");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });
 const messagesQuery = z.object({
   limit: limitParam(MESSAGE_PAGE, 500),
@@ -38,10 +46,17 @@ const messagesQuery = z.object({
     .pipe(z.array(z.enum(MESSAGE_KINDS)).optional()),
 });
 
+/** A project the thread may join: one of the caller's (400 otherwise, naming it). */
+async function checkProject(c: Context<AppEnv>, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  if (!(await projectOp(c, "get", { id }))) throw new ApiError("invalid_request", "No such project", { issues: [{ path: "projectId", message: "not one of your projects" }] });
+}
+
 export const threadRoutes = new Hono<AppEnv>()
   .post("/", jsonBody("POST /api/threads", createBody), async (c) => {
     const body = c.req.valid("json");
     await checkModel(c, body.model);
+    await checkProject(c, body.projectId);
     const id = newId("thr");
     const thread = fromRoom(
       await roomStub(c.env, id).create(callerOf(c, id), {
@@ -50,6 +65,7 @@ export const threadRoutes = new Hono<AppEnv>()
         kind: body.kind ?? "general",
         model: body.model ?? configOf(c.env).defaultModel,
         ...(body.timezone ? { timezone: body.timezone } : {}),
+        ...(body.projectId ? { projectId: body.projectId } : {}),
       }),
     );
     return reply(c, "POST /api/threads", { thread }, 201);
@@ -65,6 +81,7 @@ export const threadRoutes = new Hono<AppEnv>()
   .patch("/:id", jsonBody("PATCH /api/threads/:id", patchBody), async (c) => {
     const body = c.req.valid("json");
     await checkModel(c, body.model);
+    await checkProject(c, body.projectId);
     return reply(c, "PATCH /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).patch(callerOf(c), body)) });
   })
   .delete("/:id", async (c) => {

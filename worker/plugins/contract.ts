@@ -26,6 +26,7 @@ import type { agentRuns, metrics, TaskRow } from "../db/schema";
 import type { Env } from "../env";
 import type { BuiltinTool, InvokeResult, ToolOutcome } from "../invoker/types";
 import type { Logger } from "../lib/logger";
+import type { RunProject } from "../lib/run-project";
 
 /** What onBeforeInvoke chains: stable context goes to `system` (cached), per-turn text to `prompt`. */
 export interface StructuredPrompt {
@@ -210,8 +211,10 @@ export interface ThreadPort {
   addMessage(message: NewMessage): Message;
   /** The text messages of the branch that leads to `beforeMessageId`, oldest first, at most `limit`. */
   history(beforeMessageId: string, limit: number): Pick<Message, "role" | "content">[];
-  /** The owner's context files, as last read from D1 (at most STEP0_FRESH_MS old at a run's start). */
+  /** The owner's context files, as step 0 last read them (at most STEP0_FRESH_MS old at a run's start). */
   contextFiles(): ContextFile[];
+  /** The thread's project, as step 0 last read it; null when the thread is in none. */
+  project(): RunProject | null;
   /** Queues a usage row for D1, in the same flush as the thread's other rows. */
   mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
   sockets(): WebSocket[];

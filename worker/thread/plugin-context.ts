@@ -84,6 +84,7 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
       return limit > 0 ? texts.slice(-limit) : [];
     },
     contextFiles: () => room.stepZero.current?.contextFiles ?? [],
+    project: () => room.stepZero.current?.project ?? null,
     mirror: (table, row) => writer.mirror(table, row),
     sockets: () => room.ctx.getWebSockets(),
     schedules: schedulePort(room),

@@ -71,7 +71,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.db = database(env, this.d1Usage, this.d1Faults);
     const owner = (ownerId: string) => userStub(env, ownerId, this.userFaults);
     this.outflow = new Outflow(this.store, this.db.$client, this.d1Usage, owner, this.alarms, logger);
-    this.stepZero = new StepZero(this.store.cache, this.db, owner, config, logger);
+    this.stepZero = new StepZero(this.store.cache, this.db, owner, () => this.store.thread.get()?.projectId ?? null, config, logger);
     this.spend = new SpendGuard(this.store.cache, this.alarms, owner, config, logger);
     this.view = new ModelView(this.store);
     this.legacy = new LegacyImport(this.db, this.store, this.writer);
@@ -247,6 +247,14 @@ export class ThreadRoom extends DurableObject<Env> {
       this.events.emit(event, data);
       return ok(null);
     });
+  }
+
+  /** The thread's project was deleted (its owner's object tells it): the thread leaves it. */
+  async leaveProject(projectId: string): Promise<void> {
+    const t = this.store.thread.get();
+    if (!t || t.projectId !== projectId || this.closing) return;
+    this.events.emit("thread:updated", { threadId: t.id, thread: publicThread(this.writer.updateThread({ projectId: null })) });
+    await this.outflow.reported();
   }
 
   /** A config (D1) or the owner's context files (their object) changed: the next run reads step 0's inputs again. */

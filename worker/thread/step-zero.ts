@@ -1,5 +1,5 @@
-// Step 0's inputs: the plugin configs (the deployment's, in D1) and the owner's context files (their
-// object's), cached in this object and in its storage, so a run waits on neither when it holds
+// Step 0's inputs: the plugin configs (the deployment's, in D1), the owner's context files and the
+// thread's project (their object's), cached in this object and in its storage, so a run waits on neither when it holds
 // something recent enough:
 //   younger than step0FreshMs          used as is, nothing read
 //   older, up to step0MaxAgeMs         used as is; read again after the run (the configs in the run's
@@ -15,18 +15,24 @@ import { pluginConfigs } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { configsFrom, type PluginConfig } from "../plugins/registry";
+import type { RunProject } from "../lib/run-project";
 import type { UserApi } from "../user/stub";
 import type { CacheStore } from "./store/cache";
 
 export interface StepZeroInputs {
   configs: PluginConfig[];
   contextFiles: ContextFile[];
+  /** The thread's project, when it is in one. */
+  project: RunProject | null;
 }
+
+/** What the owner's object gives a run: their context files, and the thread's project. */
+type OwnersPart = Pick<StepZeroInputs, "contextFiles" | "project">;
 
 const KEY = "step0";
 
 export class StepZero {
-  private cached: { ownerId: string; inputs: StepZeroInputs; fetchedAt: number } | null = null;
+  private cached: { ownerId: string; projectId: string | null; inputs: StepZeroInputs; fetchedAt: number } | null = null;
   /** When the last change was announced: values read before it are not used. */
   private invalidatedAt = 0;
 
@@ -34,6 +40,8 @@ export class StepZero {
     private readonly store: CacheStore,
     private readonly db: Db,
     private readonly user: (ownerId: string) => UserApi,
+    /** The thread's project as stored now (a thread joins and leaves projects). */
+    private readonly projectId: () => string | null,
     private readonly config: Config,
     private readonly logger: Logger,
   ) {}
@@ -48,8 +56,10 @@ export class StepZero {
       ([rows]) => configsFrom(rowsOf(pluginConfigs, rows)),
       (err) => this.fallback("plugin configs", err, last?.configs ?? configsFrom([])),
     );
-    const files = this.files(ownerId).catch((err) => this.fallback("context files", err, last?.contextFiles ?? []));
-    const inputs = { configs: await configs, contextFiles: await files };
+    const owners = this.owners(ownerId).catch((err) =>
+      this.fallback<OwnersPart>("context files and project", err, { contextFiles: last?.contextFiles ?? [], project: last?.project ?? null }),
+    );
+    const inputs = { configs: await configs, ...(await owners) };
     this.keep(ownerId, inputs, startedAt);
     return inputs;
   }
@@ -59,14 +69,14 @@ export class StepZero {
     const held = this.held(ownerId);
     if (held && now - held.fetchedAt <= this.config.step0FreshMs) return null;
     const startedAt = Date.now();
-    // The files come from the owner's object meanwhile; kept with the configs once both are in.
-    const files = this.files(ownerId).catch(() => null);
+    // The owner's part comes from their object meanwhile; kept with the configs once both are in.
+    const owners = this.owners(ownerId).catch(() => null);
     return {
       statements: [this.configsStatement()],
       apply: ([rows]) => {
         const configs = configsFrom(rowsOf(pluginConfigs, rows));
-        void files.then((contextFiles) => {
-          if (contextFiles) this.keep(ownerId, { configs, contextFiles }, startedAt);
+        void owners.then((part) => {
+          if (part) this.keep(ownerId, { configs, ...part }, startedAt);
         });
       },
     };
@@ -82,24 +92,30 @@ export class StepZero {
     this.invalidatedAt = now;
   }
 
-  /** What is held for this owner and was read after the last change announced. */
+  /** What is held for this owner and the thread's project, and was read after the last change announced. */
   private held(ownerId: string) {
     if (!this.cached) {
-      const stored = this.store.get<{ ownerId: string; inputs: StepZeroInputs }>(KEY);
-      if (stored) this.cached = { ...stored.value, fetchedAt: stored.fetchedAt };
+      const stored = this.store.get<{ ownerId: string; projectId?: string | null; inputs: StepZeroInputs }>(KEY);
+      // A copy from before projects has neither: it is for a thread in none.
+      if (stored) this.cached = { ...stored.value, projectId: stored.value.projectId ?? null, inputs: { ...stored.value.inputs, project: stored.value.inputs.project ?? null }, fetchedAt: stored.fetchedAt };
     }
     const c = this.cached;
-    return c && c.ownerId === ownerId && c.fetchedAt > this.invalidatedAt ? c : null;
+    return c && c.ownerId === ownerId && c.projectId === this.projectId() && c.fetchedAt > this.invalidatedAt ? c : null;
   }
 
   /** Stamped with when the read began: a change announced while it was in flight still counts. */
   private keep(ownerId: string, inputs: StepZeroInputs, startedAt: number): void {
-    this.cached = { ownerId, inputs, fetchedAt: startedAt };
-    this.store.put(KEY, { ownerId, inputs }, startedAt);
+    const projectId = inputs.project?.id ?? null;
+    this.cached = { ownerId, projectId, inputs, fetchedAt: startedAt };
+    this.store.put(KEY, { ownerId, projectId, inputs }, startedAt);
   }
 
-  private files(ownerId: string): Promise<ContextFile[]> {
-    return Promise.resolve().then(() => this.user(ownerId).contextForRun(ownerId));
+  /** The context files and the thread's project, in one round trip each, at once. */
+  private async owners(ownerId: string): Promise<OwnersPart> {
+    const projectId = this.projectId();
+    const user = this.user(ownerId);
+    const [contextFiles, project] = await Promise.all([user.contextForRun(ownerId), projectId ? (user.projects(ownerId, "forRun", { id: projectId }) as Promise<RunProject | null>) : null]);
+    return { contextFiles, project };
   }
 
   private configsStatement(): D1PreparedStatement {

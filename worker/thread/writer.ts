@@ -62,6 +62,7 @@ function d1Thread(t: ThreadRecord): typeof threads.$inferInsert {
     instructions: t.instructions,
     headId: t.headId,
     parentThreadId: t.parentThreadId,
+    projectId: t.projectId ?? null,
     lastActivity: t.lastActivity,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,

@@ -66,6 +66,18 @@ export class Directory {
     return this.db.select({ id: threads.id }).from(threads).where(gt(threads.lastActivity, since)).limit(1000).all().map((r) => r.id);
   }
 
+  /** The threads in a project. */
+  inProject(projectId: string): string[] {
+    return this.db.select({ id: threads.id }).from(threads).where(eq(threads.projectId, projectId)).all().map((r) => r.id);
+  }
+
+  /** A deleted project's threads leave it here at once (their objects are told too); their ids. */
+  leaveProject(projectId: string): string[] {
+    const ids = this.inProject(projectId);
+    this.db.update(threads).set({ projectId: null }).where(eq(threads.projectId, projectId)).run();
+    return ids;
+  }
+
   /** A thread as its object reports it: the newer copy wins (a report retried late changes nothing). */
   upsert(row: typeof threads.$inferInsert): void {
     this.db

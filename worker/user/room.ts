@@ -29,6 +29,8 @@ import { SpendLedger, type Reservation, type SpendState } from "./ledger";
 import { applyReport, type ReportEntry } from "./report";
 import { searchMessages } from "./search";
 import { StoredFiles, type StoredFile } from "./stored-files";
+import { ProjectBook, type ProjectEffects, type ProjectOps } from "./project-book";
+import { UserProjects } from "./projects";
 import { UserSchedules } from "./schedules";
 import { deleteSharedFiles, shareUrl } from "./share-ids";
 import { UserShares, type Snapshot } from "./shares";
@@ -36,8 +38,8 @@ import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
 import { roundUsd } from "../lib/usd";
 import { Usage, type UsageQuery } from "./usage";
 
-/** A thread's object, as this one reaches it: to drop its copy of the user's files. */
-type ThreadCaches = DurableObjectNamespace<Rpc.DurableObjectBranded & { invalidate(): Promise<void> }>;
+/** A thread's object, as this one reaches it: to drop its copy of the user's files, to leave a deleted project. */
+type ThreadCaches = DurableObjectNamespace<Rpc.DurableObjectBranded & { invalidate(): Promise<void>; leaveProject(projectId: string): Promise<void> }>;
 
 export class UserRoom extends DurableObject<Env> {
   private readonly db: UserDb;
@@ -49,6 +51,7 @@ export class UserRoom extends DurableObject<Env> {
   private readonly taskList: UserTasks;
   private readonly scheduleList: UserSchedules;
   private readonly shareList: UserShares;
+  private readonly projectBook: ProjectBook;
   private readonly outbox: Outbox;
   private readonly mirror: OutboxFlush;
   private readonly alarms: Alarms;
@@ -68,6 +71,7 @@ export class UserRoom extends DurableObject<Env> {
     this.taskList = new UserTasks(this.db);
     this.scheduleList = new UserSchedules(ctx.storage.sql);
     this.shareList = new UserShares(ctx.storage.sql);
+    this.projectBook = new ProjectBook(new UserProjects(ctx.storage.sql), this.stored, this.directory, this.projectEffects());
     this.alarms = new Alarms(ctx.storage);
     this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
     this.userId = this.meta("user");
@@ -122,9 +126,9 @@ export class UserRoom extends DurableObject<Env> {
     this.ctx.waitUntil(this.mirror.flush());
   }
 
-  async search(userId: string, q: string, limit: number): Promise<SearchResult[]> {
+  async search(userId: string, q: string, limit: number, projectId?: string): Promise<SearchResult[]> {
     await this.open(userId);
-    return searchMessages(this.db, q, limit);
+    return searchMessages(this.db, q, limit, projectId);
   }
 
   async metrics(userId: string, q: UsageQuery): Promise<{ runs: Run[]; totals: UsageTotals; spentTodayUsd: number }> {
@@ -230,6 +234,14 @@ export class UserRoom extends DurableObject<Env> {
     return this.scheduleList.threadOf(id);
   }
 
+  // --- Projects ----------------------------------------------------------------------------------
+
+  /** A projects operation (user/project-book.ts names each, with its arguments and answer). */
+  async projects<K extends keyof ProjectOps>(userId: string, op: K, args: ProjectOps[K][0]): Promise<ProjectOps[K][1]> {
+    await this.open(userId);
+    return this.projectBook.run(op, args);
+  }
+
   // --- Share links -------------------------------------------------------------------------------
 
   async addShare(userId: string, share: { id: string; threadId: string; createdAt: number }, snapshot: Snapshot, files: string[]): Promise<void> {
@@ -266,6 +278,19 @@ export class UserRoom extends DurableObject<Env> {
   async alarm(): Promise<void> {
     this.alarms.cleared();
     await this.mirror.onAlarm();
+  }
+
+  /** What a project change does outside this object: its threads told, its bytes deleted or read. */
+  private projectEffects(): ProjectEffects {
+    const threads = this.env.THREAD_ROOM as ThreadCaches;
+    const each = (ids: string[], fn: (room: ReturnType<ThreadCaches["get"]>) => Promise<void>) =>
+      this.ctx.waitUntil(Promise.allSettled(ids.map((id) => fn(threads.get(threads.idFromName(id))))));
+    return {
+      invalidate: (ids) => each(ids, (room) => room.invalidate()),
+      leave: (ids, projectId) => each(ids, (room) => room.leaveProject(projectId)),
+      deleteBytes: (keys) => this.ctx.waitUntil(keys.length ? this.env.FILES.delete(keys) : Promise.resolve()),
+      readText: async (key) => (await this.env.FILES.get(key))?.text() ?? null,
+    };
   }
 
   /**

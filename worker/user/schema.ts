@@ -8,6 +8,7 @@
 //   context_files  context and memory files
 //   attachments    files sent with messages: their bytes, for the quota (the bytes are in R2)
 //   tasks          delegated tasks
+//   projects       projects, and project_files (their bytes in R2, under the storage quota)
 //   schedules      the user's schedules, as their threads report them (schedules.ts; a thread fires its own)
 //   outbox         rows for D1 (lib/outbox.ts)
 //   meta           the import from D1, once
@@ -16,7 +17,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS threads (
   id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, source TEXT NOT NULL DEFAULT 'web', source_id TEXT, name TEXT NOT NULL,
   kind TEXT NOT NULL DEFAULT 'general', status TEXT NOT NULL DEFAULT 'open', session_id TEXT, model TEXT NOT NULL,
-  instructions TEXT NOT NULL DEFAULT '', head_id TEXT, parent_thread_id TEXT, last_activity INTEGER NOT NULL,
+  instructions TEXT NOT NULL DEFAULT '', head_id TEXT, parent_thread_id TEXT, project_id TEXT, last_activity INTEGER NOT NULL,
   created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS threads_activity ON threads (last_activity, id);
@@ -70,4 +71,15 @@ CREATE INDEX IF NOT EXISTS tasks_created ON tasks (created_at);
 
 export function migrate(sql: SqlStorage): void {
   sql.exec(TABLES);
+  // Projects came after the directory: an object from before has its threads without the column.
+  if (sql.exec("SELECT 1 FROM pragma_table_info('threads') WHERE name = 'project_id'").toArray().length === 0) {
+    sql.exec("ALTER TABLE threads ADD COLUMN project_id TEXT");
+  }
+  sql.exec(`CREATE TABLE IF NOT EXISTS projects (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, instructions TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  )`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS project_files (
+    id TEXT PRIMARY KEY, project_id TEXT NOT NULL, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL,
+    r2_key TEXT NOT NULL, created_at INTEGER NOT NULL
+  )`);
 }

@@ -36,7 +36,8 @@ export function indexMessage(db: UserDb, row: typeof messages.$inferInsert): voi
   db.insert(messages).values(row).onConflictDoUpdate({ target: messages.id, set: row }).run();
 }
 
-export function searchMessages(db: UserDb, q: string, limit: number): SearchResult[] {
+/** The best matches of `q`, in every thread of the user or in one project's threads. */
+export function searchMessages(db: UserDb, q: string, limit: number, projectId?: string): SearchResult[] {
   const match = ftsQuery(q);
   if (!match) return [];
   const rows = db.all<{ message_id: string; thread_id: string; name: string; role: Role; parent_id: string | null; created_at: number; snip: string }>(sql`
@@ -45,7 +46,7 @@ export function searchMessages(db: UserDb, q: string, limit: number): SearchResu
     FROM messages_fts f
     JOIN messages m ON m.rowid = f.rowid
     JOIN threads t ON t.id = f.thread_id
-    WHERE messages_fts MATCH ${match}
+    WHERE messages_fts MATCH ${match} ${projectId ? sql`AND t.project_id = ${projectId}` : sql``}
     ORDER BY bm25(messages_fts), m.created_at DESC
     LIMIT ${limit}`);
   return rows.map((r) => ({

@@ -1,4 +1,5 @@
 import { MEMORY_DIR, type Message } from "../../../protocol";
+import type { RunProject } from "../../lib/run-project";
 
 export const PRIORITY_FILES = ["memory.md", "world-state.md", "thread-summaries.md", "inbox.md"];
 export const SECTION_SEPARATOR = "\n\n---\n\n";
@@ -56,6 +57,21 @@ export function formatContextSection(files: ContextFile[], maxBytes: number): st
   if (files.length === 0) return "";
   return ["# Context", ...files.map((f) => `## ${f.path}\n\n${truncateBytes(f.content, maxBytes)}`)].join("\n\n");
 }
+
+/** A project's part of the system prompt: its instructions, its text files (cut as context files are), the others by name. */
+export function formatProjectSection(project: RunProject | null, maxBytes: number): string {
+  if (!project) return "";
+  const parts = [`# Project: ${project.name}`];
+  if (project.instructions.trim()) parts.push(project.instructions.trim());
+  for (const f of project.files) if (f.text !== null) parts.push(`## ${f.name}\n\n${truncateBytes(f.text, maxBytes)}`);
+  const others = project.files.filter((f) => f.text === null).map((f) => `${f.name} (${f.mediaType})`);
+  if (others.length) parts.push(`Also in the project, not shown here: ${others.join(", ")}`);
+  return parts.join("\n\n");
+}
+
+/** A project's text files as the context budget counts them. */
+export const projectTexts = (project: RunProject | null): ContextFile[] =>
+  (project?.files ?? []).flatMap((f) => (f.text !== null ? [{ path: `project/${f.name}`, content: f.text }] : []));
 
 export function formatHistorySection(rows: Pick<Message, "role" | "content">[]): string {
   if (rows.length === 0) return "";

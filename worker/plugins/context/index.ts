@@ -1,10 +1,11 @@
-// What the model is given besides the message: the owner's context files (in `system`, cached) and,
+// What the model is given besides the message: the owner's context files and the thread's project
+// (its instructions and text files, after them: both in `system`, cached) and,
 // when the object holds no model view of the branch (a thread that came from D1 with text only),
 // the branch's recent history (in the prompt). The files count against the model's window: past
 // `maxShare` of it, the largest are cut, each with a note that says so.
 import { z } from "zod";
 import type { PluginDefinition } from "../contract";
-import { cutToFit, formatContextSection, formatHistorySection, SECTION_SEPARATOR, selectContextFiles } from "./format";
+import { cutToFit, formatContextSection, formatHistorySection, formatProjectSection, projectTexts, SECTION_SEPARATOR, selectContextFiles } from "./format";
 
 export const contextSettings = z.object({
   historyLimit: z.number().int().min(0).max(500).default(50),
@@ -24,16 +25,19 @@ export const contextPlugin: PluginDefinition<Settings> = {
   settings: contextSettings,
   register(ctx) {
     // The formatted section, kept while the files (the object's cached copy) and its limits stay.
-    let cache: { files: unknown; key: string; section: string } | null = null;
+    let cache: { files: unknown; project: unknown; key: string; section: string } | null = null;
 
     function contextSection(contextWindow: number): string {
       const files = ctx.thread.contextFiles();
+      const project = ctx.thread.project();
       const { maxFileBytes, maxShare } = ctx.settings;
       const key = `${maxFileBytes}|${maxShare}|${contextWindow}`;
-      if (cache?.files !== files || cache.key !== key) {
+      if (cache?.files !== files || cache.project !== project || cache.key !== key) {
         const selected = selectContextFiles(files);
-        const { cap } = cutToFit(selected, maxFileBytes, contextBudgetBytes(contextWindow, maxShare));
-        cache = { files, key, section: formatContextSection(selected, cap) };
+        // The project's text files share the budget with the context files.
+        const { cap } = cutToFit([...selected, ...projectTexts(project)], maxFileBytes, contextBudgetBytes(contextWindow, maxShare));
+        const section = [formatContextSection(selected, cap), formatProjectSection(project, cap)].filter(Boolean).join(SECTION_SEPARATOR);
+        cache = { files, project, key, section };
       }
       return cache.section;
     }

@@ -14,7 +14,7 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "5";
+const SCHEMA_VERSION = "6";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -85,6 +85,8 @@ export function migrate(sql: SqlStorage): void {
   if (!columnExists(sql, "runs", "keep_seq")) sql.exec("ALTER TABLE runs ADD COLUMN keep_seq INTEGER");
   // Version 5: the user's timezone, as their browser sent it with the thread (schedules).
   if (!columnExists(sql, "thread", "timezone")) sql.exec("ALTER TABLE thread ADD COLUMN timezone TEXT");
+  // Version 6: the project the thread is in.
+  if (!columnExists(sql, "thread", "project_id")) sql.exec("ALTER TABLE thread ADD COLUMN project_id TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 

@@ -11,7 +11,7 @@ export interface ThreadRecord extends Thread {
 }
 
 export type ThreadPatch = Partial<
-  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone">
+  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone" | "projectId">
 >;
 
 type Row = {
@@ -28,6 +28,7 @@ type Row = {
   head_id: string | null;
   named: number;
   timezone: string | null;
+  project_id: string | null;
   last_activity: number;
   created_at: number;
   updated_at: number;
@@ -43,6 +44,7 @@ const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
   lastActivity: "last_activity",
   named: "named",
   timezone: "timezone",
+  projectId: "project_id",
 };
 
 /** The one thread row, read once and kept in memory: every request and run reads it. */
@@ -62,9 +64,9 @@ export class ThreadRow {
   create(t: ThreadRecord): void {
     this.sql.exec(
       `INSERT INTO thread (id, owner_id, source, name, kind, status, model, session_id, parent_thread_id, instructions,
-        head_id, named, timezone, last_activity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        head_id, named, timezone, project_id, last_activity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       t.id, t.ownerId, t.source, t.name, t.kind, t.status, t.model, t.sessionId, t.parentThreadId, t.instructions,
-      t.headId, t.named ? 1 : 0, t.timezone ?? null, t.lastActivity, t.createdAt, t.updatedAt,
+      t.headId, t.named ? 1 : 0, t.timezone ?? null, t.projectId ?? null, t.lastActivity, t.createdAt, t.updatedAt,
     );
     this.cached = { ...t };
   }
@@ -101,6 +103,7 @@ function fromRow(r: Row): ThreadRecord {
     headId: r.head_id,
     named: r.named === 1,
     ...(r.timezone ? { timezone: r.timezone } : {}),
+    projectId: r.project_id,
     lastActivity: r.last_activity,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -122,14 +125,15 @@ export function publicThread(t: ThreadRecord): Thread {
     lastActivity: t.lastActivity,
     createdAt: t.createdAt,
     ...(t.timezone ? { timezone: t.timezone } : {}),
+    projectId: t.projectId ?? null,
   };
 }
 
 /** What a person may change of a thread. */
-export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone">>;
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone" | "projectId">>;
 
 /** What a new thread is made of, besides its id and owner. */
-export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean; timezone?: string };
+export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean; timezone?: string; projectId?: string };
 
 export function newThreadRecord(id: string, ownerId: string, init: ThreadInit, now: number): ThreadRecord {
   return {
@@ -146,6 +150,7 @@ export function newThreadRecord(id: string, ownerId: string, init: ThreadInit, n
     headId: null,
     named: init.named ?? true,
     ...(init.timezone ? { timezone: init.timezone } : {}),
+    projectId: init.projectId ?? null,
     lastActivity: now,
     createdAt: now,
     updatedAt: now,
