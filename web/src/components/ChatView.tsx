@@ -6,6 +6,7 @@ import { useFileDrop } from "../hooks/useFileDrop";
 import { useJumpToMessage } from "../hooks/useJumpToMessage";
 import { usePendingMessages } from "../hooks/usePendingMessages";
 import { useThreadChat } from "../hooks/useThreadChat";
+import { useThreadTimeZone } from "../hooks/useThreadTimeZone";
 import { useUploads } from "../hooks/useUploads";
 import { lastUserMessage } from "../lib/branches";
 import { Link, navigate, threadPath } from "../lib/router";
@@ -36,6 +37,8 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const threadQuery = useThread(threadId);
   const thread = threadQuery.data;
   const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
+  // The thread's own answer (the list's stand-in has no timezone).
+  useThreadTimeZone(threadQuery.isPlaceholderData ? undefined : thread);
   const { mutateAsync: createThread } = useCreateThread();
   const patchThread = usePatchThread();
   const { state, connection, stop, loadOlder, retryLoad, showBranch, reloadBranch, cutAt } = useThreadChat(threadId);

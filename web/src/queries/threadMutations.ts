@@ -1,6 +1,7 @@
 import type { BodyOf, Thread } from "@protocol";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { request } from "../api";
+import { browserTimeZone } from "../lib/timeZone";
 import { announceThreadsChanged, dropThread, putThread } from "./threads";
 
 /** A thread created or changed here: every view of it in this tab, and the other tabs, see it. */
@@ -12,10 +13,14 @@ function useShowSavedThread() {
   };
 }
 
+/** Every new thread carries the browser's timezone: the model reads "tomorrow at 9" in it. */
 export function useCreateThread() {
   const showSaved = useShowSavedThread();
   return useMutation({
-    mutationFn: (body: BodyOf<"POST /api/threads">) => request("POST /api/threads", { body }).then((r) => r.thread),
+    mutationFn: (body: BodyOf<"POST /api/threads">) => {
+      const timezone = browserTimeZone();
+      return request("POST /api/threads", { body: { ...(timezone ? { timezone } : {}), ...body } }).then((r) => r.thread);
+    },
     onSuccess: showSaved,
   });
 }
