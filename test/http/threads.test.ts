@@ -14,7 +14,7 @@ import {
   tokenUsers,
 } from "./util";
 
-const THREAD_KEYS = ["createdAt", "headId", "id", "instructions", "kind", "lastActivity", "model", "name", "parentThreadId", "sessionId", "status"];
+const THREAD_KEYS = ["createdAt", "headId", "id", "instructions", "kind", "lastActivity", "model", "name", "parentThreadId", "projectId", "sessionId", "status"];
 
 /** A fresh token-mode user whose list holds only what the test puts there. */
 function freshUser() {

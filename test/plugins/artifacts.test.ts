@@ -10,12 +10,11 @@ afterEach(() => settle());
 
 type Call = { name: string; input: Record<string, unknown> };
 
-/** One exchange whose model calls `calls` (one tool round each), then answers. */
-async function exchange(threadId: string, ws: Socket, runs: number, calls: Call[], m = marker("art")): Promise<string> {
-  await script(m, [
-    ...calls.map((c, i) => ({ kind: "tool_use" as const, tools: [{ name: `artifacts__${c.name}`, input: c.input, id: `toolu_${i}_${m.slice(-8)}` }] })),
-    { kind: "text" as const, text: "Done." },
-  ]);
+/** One exchange whose model calls `calls` (one tool round each, or all in one round), then answers. */
+async function exchange(threadId: string, ws: Socket, runs: number, calls: Call[], m = marker("art"), oneRound = false): Promise<string> {
+  const uses = calls.map((c, i) => ({ name: `artifacts__${c.name}`, input: c.input, id: `toolu_${i}_${m.slice(-8)}` }));
+  const rounds = oneRound ? [{ kind: "tool_use" as const, tools: uses }] : uses.map((u) => ({ kind: "tool_use" as const, tools: [u] }));
+  await script(m, [...rounds, { kind: "text" as const, text: "Done." }]);
   expect((await api(`/api/threads/${threadId}/messages`, { body: { content: `please ${m}` } })).status).toBe(202);
   await ws.waitForRunEnd(runs);
   return m;
@@ -70,7 +69,7 @@ describe("artifacts", () => {
       { name: "update", input: { id: "art_missing", content: "x" } },
       { name: "create", input: { title: "Huge", type: "markdown", content: "x".repeat(1024 * 1024 + 1) } },
       { name: "update", input: { id: code.id, content: "y", old_str: "a", new_str: "b" } },
-    ]);
+    ], marker("art"), true);
     const results = await toolResults(m);
     expect(results.map((r) => r.isError)).toEqual([true, true, true, true, true, true]);
     expect(results[0].content).toMatch(/type must be one of markdown, code, html, svg, mermaid/);

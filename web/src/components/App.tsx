@@ -11,6 +11,7 @@ import { Sidebar } from "./Sidebar";
 const PluginsPage = lazy(() => import("../pages/PluginsPage"));
 const ContextPage = lazy(() => import("../pages/ContextPage"));
 const TasksPage = lazy(() => import("../pages/TasksPage"));
+const ScheduledPage = lazy(() => import("../pages/ScheduledPage"));
 const UsagePage = lazy(() => import("../pages/UsagePage"));
 
 function RouteView() {
@@ -24,6 +25,8 @@ function RouteView() {
       return <ContextPage />;
     case "tasks":
       return <TasksPage />;
+    case "scheduled":
+      return <ScheduledPage />;
     case "usage":
       return <UsagePage />;
     default:

@@ -11,6 +11,7 @@ const NAV: { to: string; label: string; testid: string; match: Route["name"] }[]
   { to: "/plugins", label: "Plugins", testid: "nav-plugins", match: "plugins" },
   { to: "/context", label: "Context", testid: "nav-context", match: "context" },
   { to: "/tasks", label: "Tasks", testid: "nav-tasks", match: "tasks" },
+  { to: "/scheduled", label: "Scheduled", testid: "nav-scheduled", match: "scheduled" },
   { to: "/usage", label: "Usage", testid: "nav-usage", match: "usage" },
 ];
 

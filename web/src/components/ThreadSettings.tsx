@@ -7,6 +7,7 @@ import { healthQuery, modelsQuery } from "../queries/deployment";
 import { usePatchThread } from "../queries/threadMutations";
 import { ModalDialog } from "./ModalDialog";
 import { ModelSelect } from "./ModelSelect";
+import { ScheduleList } from "./ScheduleList";
 
 /** What the deployment says of the thread's model (when it lists its models). */
 function ModelFacts({ model }: { model: string }) {
@@ -22,7 +23,7 @@ function ModelFacts({ model }: { model: string }) {
 
 /**
  * The thread's own settings, in a side panel over the chat (a modal <dialog>: focus stays in it,
- * Escape closes it): its custom instructions and its model.
+ * Escape closes it): its custom instructions, its model and its schedules.
  */
 export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
   const [instructions, setInstructions] = useState(thread.instructions);
@@ -119,6 +120,8 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
           <ModelSelect value={thread.model} defaultModel={defaultModel} onChange={changeModel} disabled={patch.isPending} testId="settings-model" label="Model of this thread" />
           <ModelFacts model={thread.model} />
         </section>
+
+        <ScheduleList thread={thread} />
       </div>
     </ModalDialog>
   );

@@ -33,7 +33,13 @@ export function ThreadTitle({ thread }: { thread: Thread }) {
       >
         {thread.name}
       </button>
-      {thread.kind !== "general" && <span className="pill">{thread.kind}</span>}
+      {thread.kind === "cron" ? (
+        <span className="pill pill-scheduled" data-testid="scheduled-thread-badge" title="This thread's purpose is its schedules: they post its prompts">
+          Scheduled thread
+        </span>
+      ) : (
+        thread.kind !== "general" && <span className="pill">{thread.kind}</span>
+      )}
       {thread.status === "archived" && <span className="pill">archived</span>}
       {error && <span className="error-text small" role="alert">{error}</span>}
     </h1>

@@ -3,10 +3,22 @@ import { memo, useEffect, useRef } from "react";
 import { siblingPosition } from "../lib/branches";
 import { AttachmentList } from "./AttachmentList";
 import { BranchSwitcher } from "./BranchSwitcher";
+import { ClockIcon } from "./ClockIcon";
 import { useChatActions } from "./chatActions";
 import { MessageAction } from "./MessageAction";
 import { MessageEditor } from "./MessageEditor";
 import { MessageChips, MessageFrame } from "./MessageFrame";
+
+/** A message a schedule posted: a small clock and the schedule's name. */
+function ScheduleBadge({ name }: { name: string }) {
+  return (
+    <span className="schedule-badge" data-testid="schedule-badge" title="Sent by a schedule">
+      <ClockIcon />
+      <span className="visually-hidden">Scheduled: </span>
+      {name}
+    </span>
+  );
+}
 
 /** One of the user's messages: its files and text, its versions, and an edit in place. */
 export const UserMessage = memo(function UserMessage({ message: m }: { message: Message }) {
@@ -14,6 +26,7 @@ export const UserMessage = memo(function UserMessage({ message: m }: { message: 
   const editing = actions?.editingId === m.id;
   const position = siblingPosition(m);
   const editButton = useRef<HTMLButtonElement>(null);
+  const scheduled = m.source === "schedule";
   const wasEditing = useRef(false);
 
   // A cancelled edit gives the focus back to the button that opened it.
@@ -23,7 +36,14 @@ export const UserMessage = memo(function UserMessage({ message: m }: { message: 
   }, [editing]);
 
   return (
-    <MessageFrame role="user" kind={m.kind} id={m.id} label="You said" className={editing ? "is-editing" : undefined}>
+    <MessageFrame
+      role="user"
+      kind={m.kind}
+      id={m.id}
+      label={scheduled ? "A schedule sent" : "You said"}
+      className={editing ? "is-editing" : undefined}
+      extra={scheduled ? { "data-source": "schedule", "data-schedule-id": m.metadata.scheduleId } : undefined}
+    >
       {editing && actions ? (
         <MessageEditor
           message={m}
@@ -36,6 +56,7 @@ export const UserMessage = memo(function UserMessage({ message: m }: { message: 
         />
       ) : (
         <>
+          {scheduled && <ScheduleBadge name={m.metadata.scheduleName ?? "Schedule"} />}
           {m.attachments && <AttachmentList attachments={m.attachments} />}
           <div className="bubble bubble-user">{m.content}</div>
         </>

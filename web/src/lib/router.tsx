@@ -1,4 +1,4 @@
-// A tiny router on the history API: `/`, `/t/<threadId>`, `/plugins`, `/context`, `/tasks`, `/usage`.
+// A tiny router on the history API: `/`, `/t/<threadId>`, `/plugins`, `/context`, `/tasks`, `/scheduled`, `/usage`.
 
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { createStore, useStore } from "./store";
@@ -8,6 +8,7 @@ export type Route =
   | { name: "plugins" }
   | { name: "context" }
   | { name: "tasks" }
+  | { name: "scheduled" }
   | { name: "usage" }
   | { name: "notFound" };
 
@@ -19,6 +20,7 @@ function parseRoute(pathname: string): Route {
   if (path === "/plugins") return { name: "plugins" };
   if (path === "/context") return { name: "context" };
   if (path === "/tasks") return { name: "tasks" };
+  if (path === "/scheduled") return { name: "scheduled" };
   if (path === "/usage") return { name: "usage" };
   return { name: "notFound" };
 }

@@ -33,3 +33,14 @@ describe("context:changed", () => {
     expect(qc.getQueryState(["context", "file", "memories/a.md"])?.isInvalidated).toBe(true);
   });
 });
+
+describe("schedule:fired", () => {
+  it("reloads the thread's schedules and the user's (a fire moves the next time)", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(["schedules", "thread", "thr_1"], []);
+    qc.setQueryData(["schedules", "mine"], []);
+    cacheThreadEvent(qc, frame("schedule:fired", { threadId: "thr_1", scheduleId: "sch_1", messageId: "msg_1" }));
+    expect(qc.getQueryState(["schedules", "thread", "thr_1"])?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(["schedules", "mine"])?.isInvalidated).toBe(true);
+  });
+});

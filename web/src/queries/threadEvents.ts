@@ -1,12 +1,14 @@
 import type { EventFrame } from "@protocol";
 import type { QueryClient } from "@tanstack/react-query";
 import { contextChanged } from "./contextFiles";
+import { schedulesChanged } from "./schedules";
 import { putTask } from "./tasks";
 import { putThread, threadKeys, touchThread } from "./threads";
 
 /**
  * What a thread's socket events change beyond the chat itself: the thread, the thread lists, tasks
- * (with their verdicts), the context files (which the model's memory tool writes).
+ * (with their verdicts), the context files (which the model's memory tool writes), the schedules
+ * (a fire moves a schedule's next time; the run's end sets its last status).
  */
 export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
   switch (frame.event) {
@@ -32,6 +34,11 @@ export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
     case "task:progress":
     case "task:checkin":
       putTask(qc, frame.data.task);
+      break;
+    case "schedule:fired":
+    case "pipeline:complete":
+    case "pipeline:error":
+      schedulesChanged(qc);
       break;
     case "context:changed":
       contextChanged(qc);
