@@ -1,9 +1,12 @@
 import { useMemo, useState } from "react";
 import { errorText } from "../api";
+import { useListNotices } from "../hooks/useNotifications";
+import { useUnread } from "../hooks/useUnread";
 import { Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
 import { useCreateThread } from "../queries/threadMutations";
 import { useThreadList } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
+import { NotificationToggle } from "./NotificationToggle";
 import { buildTree, ThreadTree } from "./ThreadTree";
 
 const NAV: { to: string; label: string; testid: string; match: Route["name"] }[] = [
@@ -48,6 +51,8 @@ export function Sidebar({ onNavigate, onSearch }: { onNavigate: () => void; onSe
   const activeId = route.name === "chat" ? route.threadId : null;
 
   const tree = useMemo(() => buildTree(threads), [threads]);
+  const unread = useUnread(threads, activeId);
+  useListNotices(threads, activeId);
 
   const create = () =>
     createThread.mutate(
@@ -120,7 +125,7 @@ export function Sidebar({ onNavigate, onSearch }: { onNavigate: () => void; onSe
           </p>
         )}
         <ul className="thread-list" data-testid="thread-list" aria-labelledby="threads-heading" aria-busy={list.isPending}>
-          <ThreadTree nodes={tree} activeId={activeId} onNavigate={onNavigate} />
+          <ThreadTree nodes={tree} activeId={activeId} unread={unread} onNavigate={onNavigate} />
         </ul>
         {list.isSuccess && tree.length === 0 && <p className="muted small">No threads yet.</p>}
         {list.hasNextPage && (
@@ -133,6 +138,7 @@ export function Sidebar({ onNavigate, onSearch }: { onNavigate: () => void; onSe
           Show archived
         </label>
       </div>
+      <NotificationToggle />
       <Account />
     </div>
   );

@@ -7,16 +7,22 @@ import { formatRelative } from "../lib/format";
 import { Link, navigate, threadPath } from "../lib/router";
 import { useDeleteThread, usePatchThread } from "../queries/threadMutations";
 import { useSession } from "../session/SessionGate";
+import { ClockIcon } from "./ClockIcon";
 import { RenameThread } from "./RenameThread";
 
-/** One thread in the sidebar: its link, and rename, archive and delete (after a confirmation). */
+/**
+ * One thread in the sidebar: its link (with a dot when it has news not seen yet, and a clock when
+ * it is a scheduled thread), and rename, archive and delete (after a confirmation).
+ */
 export const ThreadRow = memo(function ThreadRow({
   thread,
   active,
+  unread,
   onNavigate,
 }: {
   thread: Thread;
   active: boolean;
+  unread: boolean;
   onNavigate: () => void;
 }) {
   const [mode, setMode] = useState<"idle" | "rename" | "confirm-delete">("idle");
@@ -52,11 +58,12 @@ export const ThreadRow = memo(function ThreadRow({
 
   return (
     <div
-      className={"thread-row" + (active ? " is-active" : "") + (archived ? " is-archived" : "")}
+      className={"thread-row" + (active ? " is-active" : "") + (archived ? " is-archived" : "") + (unread ? " is-unread" : "")}
       data-testid="thread-item"
       data-thread-id={thread.id}
       data-kind={thread.kind}
       data-status={thread.status}
+      data-unread={unread ? "true" : undefined}
     >
       {mode === "rename" ? (
         <RenameThread
@@ -70,8 +77,23 @@ export const ThreadRow = memo(function ThreadRow({
       ) : (
         <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate} {...prewarm}>
           <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
-          <span className="thread-name">{thread.name}</span>
-          <span className="thread-time">{formatRelative(thread.lastActivity)}</span>
+          <span className="thread-name">
+            {thread.kind === "cron" && (
+              <span className="thread-kind-mark" data-testid="thread-scheduled-mark" title="Scheduled thread">
+                <ClockIcon size={11} />
+                <span className="visually-hidden">Scheduled thread: </span>
+              </span>
+            )}
+            {thread.name}
+          </span>
+          <span className="thread-time">
+            {formatRelative(thread.lastActivity)}
+            {unread && (
+              <span className="unread-dot" data-testid="unread-dot" title="New since you last looked">
+                <span className="visually-hidden">, new activity</span>
+              </span>
+            )}
+          </span>
         </Link>
       )}
       {mode === "confirm-delete" && (

@@ -27,15 +27,25 @@ export function buildTree(threads: Thread[]): Node[] {
   return roots.sort((a, b) => b.latest - a.latest);
 }
 
-export function ThreadTree({ nodes, activeId, onNavigate }: { nodes: Node[]; activeId: string | null; onNavigate: () => void }) {
+export function ThreadTree({
+  nodes,
+  activeId,
+  unread,
+  onNavigate,
+}: {
+  nodes: Node[];
+  activeId: string | null;
+  unread: ReadonlySet<string>;
+  onNavigate: () => void;
+}) {
   return (
     <>
       {nodes.map((n) => (
         <li key={n.thread.id}>
-          <ThreadRow thread={n.thread} active={n.thread.id === activeId} onNavigate={onNavigate} />
+          <ThreadRow thread={n.thread} active={n.thread.id === activeId} unread={unread.has(n.thread.id)} onNavigate={onNavigate} />
           {n.children.length > 0 && (
             <ul className="thread-children" aria-label={`Tasks of ${n.thread.name}`}>
-              <ThreadTree nodes={n.children} activeId={activeId} onNavigate={onNavigate} />
+              <ThreadTree nodes={n.children} activeId={activeId} unread={unread} onNavigate={onNavigate} />
             </ul>
           )}
         </li>

@@ -7,11 +7,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { request } from "../api";
 import { chatReducer, initialChatState, MESSAGE_PAGE as PAGE } from "../lib/chatState";
+import { RunNotices } from "../lib/notices";
+import { notify } from "../lib/notifications";
 import { prewarmThread } from "../lib/prewarm";
 import { openThreadSocket } from "../lib/threadSocket";
 import { ThreadSync, type ConnectionState } from "../lib/threadSync";
 import { listMessages } from "../queries/messages";
 import { cacheThreadEvent } from "../queries/threadEvents";
+import { threadQuery } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
 import type { Message } from "@protocol";
 
@@ -29,6 +32,8 @@ export function useThreadChat(threadId: string | null) {
     if (!threadId) return;
     // The first message to a cold thread is answered sooner if its object is up by then.
     prewarmThread(threadId);
+    // A scheduled run or a delegated task that ends while the tab is in the background (when opted in).
+    const notices = new RunNotices(() => queryClient.getQueryData(threadQuery(threadId).queryKey)?.name ?? "a thread");
     const current = new ThreadSync({
       readMessages: (signal) => listMessages(threadId, undefined, signal),
       openSocket: (since, events, signal) => openThreadSocket(threadId, since, events, signal),
@@ -36,6 +41,7 @@ export function useThreadChat(threadId: string | null) {
       onEvent: (frame) => {
         if (frame.event === "chat:message") outbox.reconcile(frame.data.message);
         cacheThreadEvent(queryClient, frame);
+        notify(notices.onFrame(frame));
       },
       onConnection: setConnection,
     });

@@ -15,10 +15,20 @@ import {
 } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { request } from "../api";
+import { notificationsOn } from "../lib/notices";
 
 const PAGE = 50;
 const ARCHIVED_LIMIT = 200;
-const POLL_MS = 20_000;
+/**
+ * The list is how the sidebar learns of work done in other threads (a schedule's run, a task's end:
+ * unread dots): read again every 12 s while the tab is visible, and on focus. In the background only
+ * when notifications are on, and then once a minute.
+ */
+const POLL_MS = 12_000;
+const BACKGROUND_POLL_MS = 60_000;
+
+const listPollMs = () =>
+  typeof document === "undefined" || document.visibilityState === "visible" ? POLL_MS : notificationsOn.get() ? BACKGROUND_POLL_MS : false;
 
 type ThreadPage = ResponseOf<"GET /api/threads">;
 
@@ -36,7 +46,8 @@ const threadListQuery = infiniteQueryOptions({
     request("GET /api/threads", { query: { limit: PAGE, cursor: pageParam }, signal }),
   initialPageParam: undefined as string | undefined,
   getNextPageParam: (last) => last.nextCursor,
-  refetchInterval: POLL_MS,
+  refetchInterval: listPollMs,
+  refetchIntervalInBackground: true,
 });
 
 /** The server lists archived threads only when asked for them. */
