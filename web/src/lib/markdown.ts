@@ -36,7 +36,7 @@ const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Highlighted HTML for a code string; plain escaped text for unknown languages. */
-function highlight(code: string, lang?: string): string {
+export function highlight(code: string, lang?: string): string {
   const name = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase();
   if (name && hljs.getLanguage(name)) {
     try {

@@ -37,6 +37,8 @@ function outline(items: TimelineItem[]): string[] {
         return `run ${i.run.runId}${i.final ? `: ${i.final.content}` : ""}`;
       case "pending":
         return `pending: ${i.item.content}`;
+      case "artifacts":
+        return `artifacts: ${i.artifacts.map((a) => a.id).join(", ")}`;
     }
   });
 }

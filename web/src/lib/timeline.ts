@@ -9,7 +9,7 @@
 //   activity, thinking and tool messages are not shown twice.
 // - Pending (unacknowledged) sends come last.
 
-import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Message, type MessageKind, type Usage } from "@protocol";
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type ArtifactInfo, type Message, type MessageKind, type Usage } from "@protocol";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 import { answeredAgain } from "./runErrors";
@@ -40,7 +40,9 @@ export type TimelineItem =
   | { type: "activity"; key: string; activity: ActivitySummary }
   | { type: "error"; key: string; runId: string; code: string; message?: string; retryable?: boolean; retryContent: string | null }
   | { type: "run"; key: string; run: LiveRun; final: Message | null; retryContent: string | null }
-  | { type: "pending"; key: string; item: OutboxItem };
+  | { type: "pending"; key: string; item: OutboxItem }
+  /** The cards of the artifacts an exchange wrote, after it (placed by artifactCards.ts, not here). */
+  | { type: "artifacts"; key: string; artifacts: ArtifactInfo[] };
 
 const ACTIVITY_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status"]);
 const RUN_DETAIL_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
