@@ -15,6 +15,7 @@ import { consoleLogger } from "../lib/logger";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
 import { Alarms } from "../lib/alarms";
+import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import { Broadcaster } from "./broadcaster";
 import { Calibration } from "./context-window";
 import { FileBlocks } from "./file-blocks";
@@ -149,26 +150,13 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
-  /** The thread, every text message of its current branch, oldest first, and its artifacts there (an export). */
-  exportBranch(who: Caller): Promise<RoomReply<{ thread: Thread; messages: Message[]; artifacts: Artifact[] }>> {
-    return this.withThread(who, (t) => {
-      const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text"] }) ?? [];
-      const artifacts = this.store.artifacts.list(t.headId).map((a) => this.store.artifacts.get(t.headId, a.id)!);
-      return ok({ thread: publicThread(t), messages, artifacts });
-    });
+  /** The current branch: its text and artifacts (an export), or a share's copy of it (worker/thread/branch-copies.ts). */
+  exportBranch(who: Caller): Promise<RoomReply<BranchExport>> {
+    return this.withThread(who, (t) => ok(new BranchCopies(this.store).export(t)));
   }
 
-  /**
-   * A share's copy of the current branch as it is now: its text, thinking and tool messages, its
-   * artifacts at their latest, and the files sent in it (to copy for the share).
-   */
-  snapshot(who: Caller): Promise<RoomReply<{ name: string; messages: Message[]; artifacts: Artifact[]; files: FileRecord[] }>> {
-    return this.withThread(who, (t) => {
-      const messages = this.store.messages.listBranch(t.headId, { limit: 1_000_000, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [];
-      const artifacts = this.store.artifacts.list(t.headId).map((a) => this.store.artifacts.get(t.headId, a.id)!);
-      const files = messages.flatMap((m) => m.attachments ?? []).flatMap((a) => this.store.files.get(a.id) ?? []);
-      return ok({ name: t.name, messages, artifacts, files });
-    });
+  snapshot(who: Caller): Promise<RoomReply<BranchSnapshot>> {
+    return this.withThread(who, (t) => ok(new BranchCopies(this.store).snapshot(t)));
   }
 
   /** The current branch's artifacts, or one of them (a version of it there). */

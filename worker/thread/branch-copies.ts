@@ -1,0 +1,41 @@
+// The current branch as it leaves the thread whole: an export (its text, the artifacts at their
+// latest), and a share's copy (its text, thinking and tool messages, the artifacts, and the files sent
+// in it, which the share copies). Both are read from the store as it is at that moment.
+import type { Artifact, Message, Thread } from "../../protocol";
+import type { FileRecord, RoomStore, ThreadRecord } from "./store";
+import { publicThread } from "./store/thread-row";
+
+export interface BranchExport {
+  thread: Thread;
+  messages: Message[];
+  artifacts: Artifact[];
+}
+
+export interface BranchSnapshot {
+  name: string;
+  messages: Message[];
+  artifacts: Artifact[];
+  files: FileRecord[];
+}
+
+const ALL = 1_000_000;
+
+export class BranchCopies {
+  constructor(private readonly store: RoomStore) {}
+
+  export(t: ThreadRecord): BranchExport {
+    const messages = this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text"] }) ?? [];
+    return { thread: publicThread(t), messages, artifacts: this.artifacts(t) };
+  }
+
+  snapshot(t: ThreadRecord): BranchSnapshot {
+    const messages = this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [];
+    const files = messages.flatMap((m) => m.attachments ?? []).flatMap((a) => this.store.files.get(a.id) ?? []);
+    return { name: t.name, messages, artifacts: this.artifacts(t), files };
+  }
+
+  /** The branch's artifacts at their latest version there, with their content. */
+  private artifacts(t: ThreadRecord): Artifact[] {
+    return this.store.artifacts.list(t.headId).map((a) => this.store.artifacts.get(t.headId, a.id)!);
+  }
+}
