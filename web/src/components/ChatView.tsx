@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, errorText } from "../api";
+import { useArtifactPanel } from "../hooks/useArtifactPanel";
 import { useBranchActions } from "../hooks/useBranchActions";
 import { clearDraft, useDraft } from "../hooks/useDraft";
 import { useFileDrop } from "../hooks/useFileDrop";
@@ -8,13 +9,17 @@ import { usePendingMessages } from "../hooks/usePendingMessages";
 import { useThreadChat } from "../hooks/useThreadChat";
 import { useThreadTimeZone } from "../hooks/useThreadTimeZone";
 import { useUploads } from "../hooks/useUploads";
+import { withArtifactCards } from "../lib/artifactCards";
 import { lastUserMessage } from "../lib/branches";
 import { Link, navigate, threadPath } from "../lib/router";
 import { buildTimeline } from "../lib/timeline";
+import { useThreadArtifacts } from "../queries/artifacts";
 import { useSendMessage } from "../queries/messages";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
+import { ArtifactPanel } from "./ArtifactPanel";
+import { ArtifactPanelContext } from "./artifactPanelState";
 import { ChatActionsContext, type ChatActions } from "./chatActions";
 import { ChatHeader } from "./ChatHeader";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -73,9 +78,11 @@ export function ChatView({ threadId }: { threadId: string | null }) {
     composer.current?.focus();
   }, [threadId]);
 
+  const artifacts = useThreadArtifacts(threadId);
+  const artifactPanel = useArtifactPanel();
   const items = useMemo(
-    () => buildTimeline(state.messages, state.runs, state.runOrder, pending),
-    [state.messages, state.runs, state.runOrder, pending],
+    () => withArtifactCards(buildTimeline(state.messages, state.runs, state.runOrder, pending), artifacts),
+    [state.messages, state.runs, state.runOrder, pending, artifacts],
   );
 
   const running = state.running !== null;
@@ -176,7 +183,11 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const alert = notice ?? branches.error;
 
   return (
-    <div className={"chat-view" + (drop.dragging ? " is-dropping" : "")} data-testid="chat-view" {...drop.handlers}>
+    <div
+      className={"chat-view" + (drop.dragging ? " is-dropping" : "") + (artifactPanel.openId ? " has-artifact" : "")}
+      data-testid="chat-view"
+      {...drop.handlers}
+    >
       <ChatHeader threadId={threadId} thread={thread} connection={connection} onChangeModel={changeModel} />
 
       {state.load === "loading" && (
@@ -194,15 +205,17 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       )}
 
       <ChatActionsContext.Provider value={actions}>
-        <MessageList
-          items={items}
-          hasOlder={state.hasOlder}
-          loadingOlder={state.loadingOlder}
-          onLoadOlder={loadOlder}
-          onRetry={retry}
-          empty={empty}
-          highlight={highlight}
-        />
+        <ArtifactPanelContext.Provider value={artifactPanel}>
+          <MessageList
+            items={items}
+            hasOlder={state.hasOlder}
+            loadingOlder={state.loadingOlder}
+            onLoadOlder={loadOlder}
+            onRetry={retry}
+            empty={empty}
+            highlight={highlight}
+          />
+        </ArtifactPanelContext.Provider>
       </ChatActionsContext.Provider>
 
       <div className="visually-hidden" aria-live="polite" role="status">
@@ -230,6 +243,10 @@ export function ChatView({ threadId }: { threadId: string | null }) {
           onEditLast={editLast}
         />
       </footer>
+
+      {threadId && artifactPanel.openId && (
+        <ArtifactPanel key={artifactPanel.openId} threadId={threadId} artifactId={artifactPanel.openId} onClose={artifactPanel.close} />
+      )}
 
       {drop.dragging && (
         <div className="drop-overlay" aria-hidden="true">

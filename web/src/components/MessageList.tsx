@@ -4,6 +4,7 @@ import type { Highlight } from "../hooks/useJumpToMessage";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
+import { ArtifactCards } from "./ArtifactCards";
 import { MessageItem } from "./MessageItem";
 import { PendingMessage } from "./PendingMessage";
 import { PipelineError } from "./PipelineError";
@@ -152,6 +153,8 @@ export function MessageList({
               );
             case "pending":
               return <PendingMessage key={item.key} item={item.item} />;
+            case "artifacts":
+              return <ArtifactCards key={item.key} artifacts={item.artifacts} />;
           }
         })}
       </div>

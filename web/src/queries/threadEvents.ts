@@ -1,5 +1,6 @@
 import type { EventFrame } from "@protocol";
 import type { QueryClient } from "@tanstack/react-query";
+import { cacheArtifactEvent } from "./artifacts";
 import { contextChanged } from "./contextFiles";
 import { schedulesChanged } from "./schedules";
 import { putTask } from "./tasks";
@@ -8,9 +9,10 @@ import { putThread, threadKeys, touchThread } from "./threads";
 /**
  * What a thread's socket events change beyond the chat itself: the thread, the thread lists, tasks
  * (with their verdicts), the context files (which the model's memory tool writes), the schedules
- * (a fire moves a schedule's next time; the run's end sets its last status).
+ * (a fire moves a schedule's next time; the run's end sets its last status), the artifacts.
  */
 export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
+  cacheArtifactEvent(qc, frame);
   switch (frame.event) {
     case "chat:message":
       touchThread(qc, frame.data.threadId, frame.data.message.createdAt);

@@ -1,0 +1,90 @@
+import type { Artifact } from "@protocol";
+import { useQuery } from "@tanstack/react-query";
+import { memo, useMemo, useState } from "react";
+import { errorText } from "../api";
+import { htmlFrame, mermaidFrame, svgFrame } from "../lib/artifactFrame";
+import { languageKey } from "../lib/artifacts";
+import { highlight } from "../lib/markdown";
+import { mermaidLibraryQuery } from "../queries/artifacts";
+import { Markdown } from "./Markdown";
+import { SandboxFrame } from "./SandboxFrame";
+
+/**
+ * An artifact's content as its type shows it: markdown through the app's sanitizer, code
+ * highlighted, HTML and SVG in a sandboxed frame, Mermaid drawn in one (or its source and the
+ * parser's message when it does not parse).
+ */
+export const ArtifactView = memo(function ArtifactView({ artifact: a }: { artifact: Artifact }) {
+  const key = `${a.id}:${a.version}`;
+  switch (a.type) {
+    case "markdown":
+      return (
+        <div className="artifact-scroll" data-testid="artifact-content" data-type="markdown">
+          <Markdown text={a.content} className="artifact-markdown" />
+        </div>
+      );
+    case "code":
+      return <CodeView key={key} content={a.content} language={a.language} />;
+    case "html":
+    case "svg":
+      return <PageView key={key} artifact={a} />;
+    case "mermaid":
+      return <MermaidView key={key} source={a.content} title={a.title} />;
+    default:
+      return <SourceView content={a.content} />;
+  }
+});
+
+function CodeView({ content, language }: { content: string; language: string | null }) {
+  // highlight.js escapes what it does not mark up: its HTML holds only its own spans.
+  const html = useMemo(() => highlight(content, languageKey(language)), [content, language]);
+  return (
+    <div className="artifact-scroll" data-testid="artifact-content" data-type="code">
+      <pre className="artifact-code">
+        <code className={"hljs" + (language ? ` language-${languageKey(language)}` : "")} dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    </div>
+  );
+}
+
+function SourceView({ content }: { content: string }) {
+  return (
+    <div className="artifact-scroll" data-testid="artifact-content" data-type="source">
+      <pre className="artifact-code">{content}</pre>
+    </div>
+  );
+}
+
+function PageView({ artifact: a }: { artifact: Artifact }) {
+  const doc = useMemo(() => (a.type === "svg" ? svgFrame(a.content) : htmlFrame(a.content)), [a.type, a.content]);
+  return (
+    <div className="artifact-stage" data-testid="artifact-content" data-type={a.type}>
+      <SandboxFrame doc={doc} title={a.title} />
+    </div>
+  );
+}
+
+function MermaidView({ source, title }: { source: string; title: string }) {
+  const library = useQuery(mermaidLibraryQuery);
+  const [error, setError] = useState<string | null>(null);
+  const doc = useMemo(() => (library.data ? mermaidFrame(source, library.data) : null), [source, library.data]);
+  return (
+    <div className="artifact-stage" data-testid="artifact-content" data-type="mermaid" data-state={error ? "error" : doc ? "drawn" : "loading"}>
+      {library.isPending && <p className="loading-line">Loading the diagram library…</p>}
+      {library.error && (
+        <p className="inline-alert artifact-alert" role="alert">
+          {errorText(library.error)}
+        </p>
+      )}
+      {error && (
+        <div className="artifact-scroll" data-testid="artifact-mermaid-error">
+          <p className="inline-alert artifact-alert" role="alert">
+            <strong>This diagram does not parse.</strong> <span data-testid="artifact-mermaid-message">{error}</span>
+          </p>
+          <pre className="artifact-code">{source}</pre>
+        </div>
+      )}
+      {doc && <SandboxFrame doc={doc} title={title} onError={setError} hidden={error !== null} />}
+    </div>
+  );
+}
