@@ -107,7 +107,12 @@ async function main() {
   const config = bundleWorker(root, dir, childEnv, log);
   log("starting the app and the offline app (wrangler dev)");
   const instances = [
-    { name: "app", vars: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: upstream.url }, logPath: join(results, "browser-wrangler.log") },
+    // Schedules may repeat every 2 s here (test/browser/schedules.test.mjs), not only every 300 s.
+    {
+      name: "app",
+      vars: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: upstream.url, SCHEDULE_MIN_INTERVAL_S: "2" },
+      logPath: join(results, "browser-wrangler.log"),
+    },
     { name: "offline-app", vars: offlineAppVars(), logPath: join(results, "browser-wrangler-offline.log") },
   ];
   const launched = await Promise.allSettled(instances.map((i) => startApp({ ...i, dir, config, env: childEnv })));

@@ -67,7 +67,8 @@ describe("session", () => {
     await page.getByText("Thread not found").waitFor();
     await page.locator('[data-testid="thread-list"][aria-busy="false"]').waitFor({ state: "attached" }); // empty: no height
     assert.equal(await page.locator(`[data-thread-id="${thread.id}"]`).count(), 0);
-    assert.deepEqual(Object.keys(await storage(page)).sort(), ["orchestrator:bob:token", "orchestrator:user"]);
+    // Bob's own keys only: his token, and what he has seen of his threads (the sidebar's unread dots).
+    assert.deepEqual(Object.keys(await storage(page)).sort(), ["orchestrator:bob:seen", "orchestrator:bob:token", "orchestrator:user"]);
     assert.deepEqual(page.errors, []);
   });
 
