@@ -65,8 +65,9 @@ export function ArtifactPanel({ threadId, artifactId, onClose }: { threadId: str
       )}
       <div className="artifact-body">
         {query.isPending && <p className="loading-line">Loading the artifact…</p>}
-        {query.error && !artifact && (
-          <p className="inline-alert artifact-alert" role="alert">
+        {/* Shown over what was loaded before, too (another branch may not have this artifact). */}
+        {query.error && (
+          <p className="inline-alert artifact-alert" role="alert" data-testid="artifact-error">
             Could not load the artifact: {errorText(query.error)}
           </p>
         )}

@@ -78,10 +78,15 @@ function MermaidView({ source, title }: { source: string; title: string }) {
       )}
       {error && (
         <div className="artifact-scroll" data-testid="artifact-mermaid-error">
-          <p className="inline-alert artifact-alert" role="alert">
-            <strong>This diagram does not parse.</strong> <span data-testid="artifact-mermaid-message">{error}</span>
-          </p>
-          <pre className="artifact-code">{source}</pre>
+          <div className="inline-alert artifact-alert" role="alert">
+            <strong>This diagram does not parse.</strong> Mermaid says:
+            <pre className="artifact-parse-error" data-testid="artifact-mermaid-message">
+              {error}
+            </pre>
+          </div>
+          <pre className="artifact-code" data-testid="artifact-mermaid-source">
+            {source}
+          </pre>
         </div>
       )}
       {doc && <SandboxFrame doc={doc} title={title} onError={setError} hidden={error !== null} />}

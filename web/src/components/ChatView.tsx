@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, errorText } from "../api";
 import { useArtifactPanel } from "../hooks/useArtifactPanel";
 import { useBranchActions } from "../hooks/useBranchActions";
@@ -18,13 +18,15 @@ import { useSendMessage } from "../queries/messages";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
-import { ArtifactPanel } from "./ArtifactPanel";
 import { ArtifactPanelContext } from "./artifactPanelState";
 import { ChatActionsContext, type ChatActions } from "./chatActions";
 import { ChatHeader } from "./ChatHeader";
 import { Composer, type ComposerHandle } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TaskStrip } from "./TaskStrip";
+
+// Loaded when an artifact is first opened.
+const ArtifactPanel = lazy(() => import("./ArtifactPanel").then((m) => ({ default: m.ArtifactPanel })));
 
 /** Announces the reply's progress to screen readers (the streamed text itself is not read out). */
 function useRunAnnouncement(running: boolean, lastStatus: string | undefined): string {
@@ -245,7 +247,9 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       </footer>
 
       {threadId && artifactPanel.openId && (
-        <ArtifactPanel key={artifactPanel.openId} threadId={threadId} artifactId={artifactPanel.openId} onClose={artifactPanel.close} />
+        <Suspense fallback={<aside className="artifact-panel" aria-busy="true" />}>
+          <ArtifactPanel key={artifactPanel.openId} threadId={threadId} artifactId={artifactPanel.openId} onClose={artifactPanel.close} />
+        </Suspense>
       )}
 
       {drop.dragging && (
