@@ -83,6 +83,8 @@ describe("schedules in words", () => {
   it("says the next run in the viewer's timezone, or why there is none", () => {
     expect(describeNext(schedule({ nextRunAt: now + 2_000 }), "Europe/Paris", now, "en-GB")).toBe("today 14:00:02 (in 2 s)");
     expect(describeNext(schedule({ enabled: false, nextRunAt: null }), "UTC", now)).toBe("Paused");
-    expect(describeNext(schedule({ every: null, at: now - 1000, nextRunAt: null }), "UTC", now)).toBe("Done (it ran once)");
+    expect(describeNext(schedule({ every: null, at: now - 1000, nextRunAt: null, lastRunAt: now - 1000 }), "UTC", now)).toBe("Done (it ran once)");
+    // Resumed after its time went by while paused: it never ran, and will not.
+    expect(describeNext(schedule({ every: null, at: now - 1000, nextRunAt: null }), "UTC", now)).toBe("Its time has passed");
   });
 });

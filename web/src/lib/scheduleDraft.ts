@@ -107,12 +107,12 @@ export function describeWhen(s: Pick<Schedule, "at" | "every" | "cron" | "timezo
   return `Cron ${s.cron} (${s.timezone})`;
 }
 
-/** A one-time schedule that has run: nothing left to pause or resume. */
+/** A one-time schedule disarmed for good (it ran, or its time passed while it was paused): nothing to pause or resume. */
 export const isSpent = (s: Pick<Schedule, "at" | "enabled" | "nextRunAt">): boolean => s.at !== null && s.enabled && s.nextRunAt === null;
 
 /** A schedule's next run in the viewer's timezone, or why it has none. */
-export function describeNext(s: Pick<Schedule, "enabled" | "nextRunAt" | "at">, viewerTz: string, now: number, locale?: string): string {
+export function describeNext(s: Pick<Schedule, "enabled" | "nextRunAt" | "at" | "lastRunAt">, viewerTz: string, now: number, locale?: string): string {
   if (!s.enabled) return "Paused";
-  if (s.nextRunAt === null) return isSpent(s) ? "Done (it ran once)" : "Not scheduled";
+  if (s.nextRunAt === null) return !isSpent(s) ? "Not scheduled" : s.lastRunAt !== null ? "Done (it ran once)" : "Its time has passed";
   return formatMoment(s.nextRunAt, now, viewerTz, { locale });
 }
