@@ -162,6 +162,23 @@ describe("limits", () => {
     expect((await (await call("/api/schedules")).json<any>()).schedules).toHaveLength(50);
   });
 
+  it("fires do not use up the person's per-minute limit on posts", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await runInDurableObject(roomOf(thread.id), (r: any) => void (r.limits.posts = env.TIGHT_LIMITER));
+    const { schedule } = await create(thread.id, { prompt: "often", every: 2 });
+    for (let i = 1; i <= 4; i++) {
+      await dueSince(thread.id, schedule.id);
+      await runDurableObjectAlarm(roomOf(thread.id));
+      await ws.waitForRunEnd(i);
+    }
+    expect(await scheduled(thread.id)).toHaveLength(4);
+    // The tight limiter (3 a minute) is the person's still: their message goes through.
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: "mine" } })).status).toBe(202);
+    await ws.waitForRunEnd(5);
+    ws.close();
+  });
+
   it("the spend cap refuses a fire cleanly: no message, lastStatus failed, and the schedule goes on", async () => {
     const { users, as } = tokenUsers("capped");
     const call = as(users.capped);

@@ -109,12 +109,16 @@ export class Scheduler {
     if (next !== null) await this.deps.alarms.request(next);
   }
 
-  /** Posts the prompt as the owner would; null when it is queued, "failed" when refused. */
+  /**
+   * Posts the prompt for the owner; null when it is queued, "failed" when refused. The spend cap and
+   * the queue bound apply; the per-minute limit on a person's posts does not (fires are bounded by
+   * MAX_SCHEDULES_PER_USER and SCHEDULE_MIN_INTERVAL_S, and must not use up what the person types).
+   */
   private async fire(t: ThreadRecord, s: Schedule): Promise<ScheduleStatus | null> {
     // The same time fired twice (a retried alarm) is one message.
     const clientMessageId = `schedule:${s.id}:${s.nextRunAt}`;
     const { intake } = this.deps;
-    const refusal = await intake.personChecks(t, t.ownerId, { clientMessageId });
+    const refusal = await intake.overCap(t, clientMessageId);
     const reply =
       refusal ??
       intake.accept(t, { content: s.prompt, role: "user", source: "schedule", metadata: { scheduleId: s.id, scheduleName: s.name }, clientMessageId });
