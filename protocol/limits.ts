@@ -20,6 +20,16 @@ export function isContextPath(path: string): boolean {
 /** An artifact version's content, in bytes (UTF-8), and how many artifacts one thread may hold. */
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
 export const MAX_ARTIFACTS_PER_THREAD = 200;
+/** An IANA timezone this runtime's Intl knows (the browser checks before sending one; the Worker on receipt). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** GET messages' default page, and the branch a thread:updated carries after a branch change. */
 export const MESSAGE_PAGE = 100;
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;

@@ -12,10 +12,6 @@ const { it, newPage } = useBrowser();
 // HTML, SVG and Mermaid run in /sandbox/artifact (web/public/sandbox/artifact.html), which the Worker
 // must serve with a policy of its own (sandbox allow-scripts; inline script and style; nothing from
 // the network): under the app's policy, which it would otherwise get, their scripts cannot run.
-// TODO(lead): remove this guard with the Worker's change (see the artifacts report).
-const framePolicy = (await fetch(`${APP_URL}/sandbox/artifact`)).headers.get("content-security-policy") ?? "";
-const FRAME_SERVED = /(^|;)\s*sandbox allow-scripts\s*(;|$)/.test(framePolicy);
-const NO_FRAME = "the Worker does not yet serve /sandbox/* with the artifact frame's own policy";
 
 const create = (input) => ({ name: "artifacts__create", input });
 const update = (input) => ({ name: "artifacts__update", input });
@@ -125,7 +121,6 @@ describe("artifacts", () => {
   });
 
   it("runs HTML, SVG and Mermaid in the sandboxed frame; a malformed diagram shows its source and the parser's message", async (t) => {
-    if (!FRAME_SERVED) return t.skip(NO_FRAME);
     const { context, page } = await newPage();
     const thread = await createThread("Artifacts: pages and diagrams");
     await openThread(page, thread.id);
@@ -182,7 +177,6 @@ describe("artifacts", () => {
   });
 
   it("keeps an HTML artifact from the app: no cookies, storage, window or API, and a page that loops freezes only its frame", async (t) => {
-    if (!FRAME_SERVED) return t.skip(NO_FRAME);
     const { page } = await newPage();
     const thread = await createThread("Artifacts: contained");
     await openThread(page, thread.id);

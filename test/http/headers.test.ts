@@ -37,6 +37,21 @@ describe("security headers", () => {
     }
   });
 
+  it("the artifact frame's page has a policy of its own: sandboxed (an opaque origin), inline only, no network, framed by the app only", async () => {
+    const res = await SELF.fetch("https://app.test/sandbox/artifact.html");
+    const csp = directives(res);
+    expect(csp.get("sandbox")).toBe("allow-scripts");
+    expect(csp.get("default-src")).toBe("'none'");
+    expect(csp.get("script-src")).toBe("'unsafe-inline'");
+    expect(csp.get("frame-ancestors")).toBe("'self'");
+    expect(csp.get("connect-src")).toBeUndefined();
+    expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    await res.arrayBuffer();
+    // The app's own pages keep theirs.
+    expect(directives(await SELF.fetch("https://app.test/")).get("script-src")).toBe("'self'");
+  });
+
   it("an attachment keeps its own CSP (no scripts, sandboxed), with the app's other headers", async () => {
     const thread = await createThread();
     const upload = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments?name=page.txt`, {

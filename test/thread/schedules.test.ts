@@ -165,7 +165,8 @@ describe("limits", () => {
   it("fires do not use up the person's per-minute limit on posts", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    await runInDurableObject(roomOf(thread.id), (r: any) => void (r.limits.posts = env.TIGHT_LIMITER));
+    const tighten = (r: DurableObject) => void ((r as unknown as { limits: { posts?: RateLimit } }).limits.posts = env.TIGHT_LIMITER);
+    await runInDurableObject(roomOf(thread.id) as DurableObjectStub, tighten);
     const { schedule } = await create(thread.id, { prompt: "often", every: 2 });
     for (let i = 1; i <= 4; i++) {
       await dueSince(thread.id, schedule.id);

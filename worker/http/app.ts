@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
@@ -24,6 +24,26 @@ import { rateLimit } from "./rate-limit";
 import { reply } from "./reply";
 
 export const app = new Hono<AppEnv>();
+
+/** The artifact frame's own policy: scripts and styles inline only, no network, framed by the app only. */
+const ARTIFACT_FRAME_CSP = [
+  "sandbox allow-scripts",
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  "img-src data: blob:",
+  "font-src data:",
+  "media-src data: blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+const artifactFrame: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.res.headers.set("content-security-policy", ARTIFACT_FRAME_CSP);
+  c.res.headers.set("x-frame-options", "SAMEORIGIN");
+};
 
 // Every answer, the app's pages included (the Worker runs first for them: wrangler.toml).
 app.use(requestId());
@@ -87,6 +107,9 @@ app.route("/api/dev", devFaultRoutes);
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
 // A share link's page: the web app's read-only view, kept out of search engines like its data.
 app.use("/s/*", sharedPage);
+// The artifact frame (web/public/sandbox/): a page of its own policy, whose sandbox gives it an opaque
+// origin however it is opened, so what the model wrote runs there and reaches nothing of the app's.
+app.use("/sandbox/*", artifactFrame);
 // The web app's files; a path that names none gets index.html (single-page application).
 app.get("*", async (c) => {
   if (!c.env.ASSETS) throw new ApiError("not_found", "Not found");

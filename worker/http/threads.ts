@@ -1,10 +1,9 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
+import { isTimeZone, MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
 import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
-import { isTimeZone } from "../lib/schedule-time";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";

@@ -5,15 +5,6 @@ import { Cron } from "croner";
 /** Exactly one of the three. */
 export type ScheduleTime = { at: number; every?: undefined; cron?: undefined } | { every: number; at?: undefined; cron?: undefined } | { cron: string; at?: undefined; every?: undefined };
 
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Why `expr` is not a five-field cron expression croner reads, or null when it is. */
 export function cronProblem(expr: string, timezone: string): string | null {
   const fields = expr.trim().split(/\s+/);

@@ -2,9 +2,9 @@
 // The earliest `next_run_at` of the enabled ones is what the thread's alarm waits for.
 import { z } from "zod";
 import type { Schedule, ScheduleBody, ScheduleStatus } from "../../protocol";
-import { MAX_CONTENT_CHARS } from "../../protocol";
+import { isTimeZone, MAX_CONTENT_CHARS } from "../../protocol";
 import type { Config } from "../env";
-import { cronProblem, isTimeZone, nextRun, type ScheduleTime } from "../lib/schedule-time";
+import { cronProblem, nextRun, type ScheduleTime } from "../lib/schedule-time";
 
 const fields = {
   name: z.string().trim().min(1).max(100).optional(),

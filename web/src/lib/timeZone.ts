@@ -1,15 +1,9 @@
 // Times in an IANA timezone: the browser's own (sent with every thread, so that the model reads
 // "tomorrow at 9" as the user means it), a wall-clock time there as a moment, and a moment shown there.
 
-/** Whether this browser's Intl knows `tz` (the Worker checks it the same way). */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isTimeZone } from "../../../protocol";
+
+export { isTimeZone };
 
 /** The browser's timezone, or undefined when it has none the server would take ("Etc/Unknown"). */
 export function browserTimeZone(): string | undefined {

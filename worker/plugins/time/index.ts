@@ -1,17 +1,9 @@
 import { z } from "zod";
+import { isTimeZone } from "../../../protocol";
 import type { PluginDefinition } from "../contract";
 
-const validZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 const settings = z.object({
-  timeZone: z.string().refine(validZone, "not an IANA time zone").default("UTC"),
+  timeZone: z.string().refine(isTimeZone, "not an IANA time zone").default("UTC"),
 });
 type Settings = z.infer<typeof settings>;
 
