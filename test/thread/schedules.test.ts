@@ -65,9 +65,14 @@ describe("firing", () => {
     expect(byId[once.id].nextRunAt).toBeNull();
     expect(byId[cron.id].nextRunAt).toBeGreaterThan(Date.now());
     expect(byId[cron.id].nextRunAt % 60_000).toBe(0);
-    // Disarmed: the alarm again fires nothing of it.
+    // Disarmed: the alarm again fires nothing of it, and resuming it without a new time is refused.
     await runDurableObjectAlarm(roomOf(thread.id));
     expect(await scheduled(thread.id)).toHaveLength(2);
+    const resumed = await api(`/api/schedules/${once.id}`, { method: "PATCH", body: { enabled: true } });
+    expect(resumed.status).toBe(400);
+    expect((await json(resumed)).error.message).toMatch(/time has passed/);
+    const again = await json(await api(`/api/schedules/${once.id}`, { method: "PATCH", body: { enabled: true, at: Date.now() + 60_000 } }));
+    expect(again.schedule.nextRunAt).toBeGreaterThan(Date.now());
     ws.close();
   });
 

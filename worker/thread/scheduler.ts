@@ -72,6 +72,10 @@ export class Scheduler {
     const timed = body.at !== undefined || body.every !== undefined || body.cron !== undefined;
     const problem = timed || body.timezone !== undefined ? timeProblem(body, body.timezone ?? old.timezone, this.deps.config, now) : null;
     if (problem) return refuse("invalid_request", problem);
+    // Resumed without a new time, a one-time schedule whose time has gone by would never run: say so.
+    if (body.enabled === true && !timed && old.at !== null && old.at <= now) {
+      return refuse("invalid_request", "This one-time schedule's time has passed; give it a new time (at) to run it again");
+    }
     return ok(await this.changed(this.book.update(id, body, now)!));
   }
 
