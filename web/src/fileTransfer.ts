@@ -1,7 +1,7 @@
 // Requests whose bodies or answers are bytes, which the JSON client (api.ts) does not make: uploads
 // (XMLHttpRequest, for its upload progress), and files fetched with the caller's credentials (an
 // <img src> or a link could not send token mode's Authorization header).
-import type { Attachment, ResponseOf } from "@protocol";
+import type { Attachment, ProjectFile, ResponseOf } from "@protocol";
 import { ApiError, apiErrorOf, authHeaders, networkError, routeUrl } from "./api";
 
 type Uploaded = ResponseOf<"POST /api/threads/:id/attachments">;
@@ -15,6 +15,17 @@ export interface UploadOptions {
 /** Sends a file's bytes to the thread (the route map cannot say "raw body", hence no `request()`). */
 export function uploadAttachment(threadId: string, file: File, mediaType: string, options: UploadOptions = {}): Promise<Attachment> {
   const url = routeUrl("POST /api/threads/:id/attachments", { params: { id: threadId }, query: { name: file.name } });
+  return uploadBytes<Uploaded>(url, file, mediaType, options).then((body) => body.attachment);
+}
+
+/** Sends a file's bytes to a project (as an attachment's: raw bytes, `?name=`). */
+export function uploadProjectFile(projectId: string, file: File, mediaType: string, options: UploadOptions = {}): Promise<ProjectFile> {
+  const url = routeUrl("POST /api/projects/:projectId/files", { params: { projectId }, query: { name: file.name } });
+  return uploadBytes<ResponseOf<"POST /api/projects/:projectId/files">>(url, file, mediaType, options).then((body) => body.file);
+}
+
+/** A raw-body upload through XMLHttpRequest (for its progress); resolves the JSON answer, whose one key must be set. */
+function uploadBytes<T extends object>(url: string, file: File, mediaType: string, options: UploadOptions): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
@@ -31,10 +42,11 @@ export function uploadAttachment(threadId: string, file: File, mediaType: string
       } catch {
         body = undefined;
       }
-      if (xhr.status >= 200 && xhr.status < 300 && (body as Uploaded | undefined)?.attachment) {
-        resolve((body as Uploaded).attachment);
-      } else if (xhr.status >= 200 && xhr.status < 300) {
-        reject(new ApiError(xhr.status, "unexpected_response", "The server's answer to the upload was not an attachment."));
+      const ok = xhr.status >= 200 && xhr.status < 300;
+      if (ok && typeof body === "object" && body !== null && Object.values(body).some((v) => v && typeof v === "object")) {
+        resolve(body as T);
+      } else if (ok) {
+        reject(new ApiError(xhr.status, "unexpected_response", "The server's answer to the upload was not a file."));
       } else {
         reject(apiErrorOf(xhr.status, body, xhr.getResponseHeader("Retry-After")));
       }

@@ -13,12 +13,15 @@ const ContextPage = lazy(() => import("../pages/ContextPage"));
 const TasksPage = lazy(() => import("../pages/TasksPage"));
 const ScheduledPage = lazy(() => import("../pages/ScheduledPage"));
 const UsagePage = lazy(() => import("../pages/UsagePage"));
+const ProjectPage = lazy(() => import("../pages/ProjectPage"));
 
 function RouteView() {
   const route = useRoute();
   switch (route.name) {
     case "chat":
       return <ChatView key={route.threadId ?? "new"} threadId={route.threadId} />;
+    case "project":
+      return <ProjectPage key={route.projectId} projectId={route.projectId} />;
     case "plugins":
       return <PluginsPage />;
     case "context":

@@ -6,9 +6,10 @@ import { useDebounced } from "../hooks/useDebounced";
 import { formatRelative } from "../lib/format";
 import { requestJump } from "../lib/jumpRequest";
 import { moveSelection, paletteEntries, type PaletteEntry } from "../lib/palette";
-import { navigate, threadPath } from "../lib/router";
+import { navigate, threadPath, useRoute } from "../lib/router";
+import { projectsQuery } from "../queries/projects";
 import { searchQuery } from "../queries/search";
-import { useThreadList } from "../queries/threads";
+import { useThread, useThreadList } from "../queries/threads";
 import { ModalDialog } from "./ModalDialog";
 
 const MIN_QUERY = 2;
@@ -49,8 +50,16 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
   const [active, setActive] = useState(0);
   const id = useId();
   const settled = useDebounced(query.trim(), 200);
-  const { threads } = useThreadList(false);
-  const search = useQuery({ ...searchQuery(settled), enabled: settled.length >= MIN_QUERY, placeholderData: keepPreviousData });
+  const { threads: allThreads } = useThreadList(false);
+  // Narrowed to a project: the one of the thread or project page shown, by default.
+  const route = useRoute();
+  const shownThread = useThread(route.name === "chat" ? route.threadId : null).data;
+  const here = route.name === "project" ? route.projectId : (shownThread?.projectId ?? null);
+  const projects = useQuery(projectsQuery).data ?? [];
+  const [scope, setScope] = useState<string | null>(here);
+  const projectId = scope && projects.some((p) => p.id === scope) ? scope : null;
+  const threads = useMemo(() => (projectId ? allThreads.filter((t) => t.projectId === projectId) : allThreads), [allThreads, projectId]);
+  const search = useQuery({ ...searchQuery(settled, projectId), enabled: settled.length >= MIN_QUERY, placeholderData: keepPreviousData });
   const results = settled.length >= MIN_QUERY ? (search.data ?? NO_RESULTS) : NO_RESULTS;
 
   const entries = useMemo(() => paletteEntries(query, threads, results), [query, threads, results]);
@@ -59,7 +68,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
 
   const input = useRef<HTMLInputElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => setActive(0), [query, results]);
+  useEffect(() => setActive(0), [query, results, projectId]);
   useEffect(() => {
     list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
   }, [active]);
@@ -128,6 +137,19 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onKeyDown}
         />
+        {projects.length > 0 && (
+          <label className="palette-scope small">
+            <span className="visually-hidden">Search in</span>
+            <select data-testid="palette-scope" value={projectId ?? ""} onChange={(e) => setScope(e.target.value || null)}>
+              <option value="">All threads</option>
+              {projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
       <ul id={`${id}-list`} ref={list} role="listbox" aria-label="Results" className="palette-list">
         {threadEntries.length > 0 && (

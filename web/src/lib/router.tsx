@@ -1,10 +1,13 @@
-// A tiny router on the history API: `/`, `/t/<threadId>`, `/plugins`, `/context`, `/tasks`, `/scheduled`, `/usage`.
+// A tiny router on the history API: `/`, `/t/<threadId>`, `/projects/<projectId>`, `/plugins`, `/context`, `/tasks`,
+// `/scheduled`, `/usage`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app).
 
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { createStore, useStore } from "./store";
 
 export type Route =
   | { name: "chat"; threadId: string | null }
+  | { name: "project"; projectId: string }
+  | { name: "shared"; shareId: string }
   | { name: "plugins" }
   | { name: "context" }
   | { name: "tasks" }
@@ -12,11 +15,15 @@ export type Route =
   | { name: "usage" }
   | { name: "notFound" };
 
-function parseRoute(pathname: string): Route {
+export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { name: "chat", threadId: null };
   const thread = /^\/t\/([^/]+)$/.exec(path);
   if (thread) return { name: "chat", threadId: decodeURIComponent(thread[1]) };
+  const project = /^\/projects\/([^/]+)$/.exec(path);
+  if (project) return { name: "project", projectId: decodeURIComponent(project[1]) };
+  const shared = /^\/s\/([^/]+)$/.exec(path);
+  if (shared) return { name: "shared", shareId: decodeURIComponent(shared[1]) };
   if (path === "/plugins") return { name: "plugins" };
   if (path === "/context") return { name: "context" };
   if (path === "/tasks") return { name: "tasks" };
@@ -26,6 +33,7 @@ function parseRoute(pathname: string): Route {
 }
 
 export const threadPath = (threadId: string) => `/t/${encodeURIComponent(threadId)}`;
+export const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`;
 
 const pathname = createStore(location.pathname);
 window.addEventListener("popstate", () => pathname.set(location.pathname));
