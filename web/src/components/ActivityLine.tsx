@@ -49,8 +49,9 @@ export const ActivityLine = memo(function ActivityLine({
         className="activity-summary"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
-        aria-label={`Pipeline ${outcome}. Show steps`}
       >
+        {/* Named by what it shows (a label of its own would hide the visible text from voice control). */}
+        <span className="visually-hidden">Pipeline steps: </span>
         <span className={"activity-dot" + (running ? " pulse" : "")} aria-hidden="true" />
         <span className="activity-steps">
           {HOOKS.map((hook, i) => {

@@ -6,8 +6,9 @@ export function ProviderBanner() {
   const health = useQuery(healthQuery).data;
   if (health?.model.provider !== "offline") return null;
   return (
-    <div className="provider-banner" data-testid="provider-banner" role="note">
+    // A landmark of its own, so that it is not content outside every landmark.
+    <aside className="provider-banner" data-testid="provider-banner" aria-label="Model notice">
       <strong>Offline model:</strong> set <code>ANTHROPIC_API_KEY</code> to talk to Claude.
-    </div>
+    </aside>
   );
 }

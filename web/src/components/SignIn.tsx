@@ -18,7 +18,7 @@ export function SignIn({ mode, refused, onSubmit }: SignInProps) {
 
 function AccessSignIn() {
   return (
-    <div className="sign-in">
+    <main className="sign-in">
       <div className="sign-in-card" data-testid="sign-in" data-mode="access">
         <h1>Signed out</h1>
         <p className="muted">Your sign-in to this deployment has ended.</p>
@@ -26,7 +26,7 @@ function AccessSignIn() {
           Sign in again
         </button>
       </div>
-    </div>
+    </main>
   );
 }
 
@@ -49,7 +49,7 @@ function TokenSignIn({ refused, onSubmit }: Omit<SignInProps, "mode">) {
   };
 
   return (
-    <div className="sign-in">
+    <main className="sign-in">
       <form className="sign-in-card" onSubmit={(e) => void submit(e)} data-testid="sign-in">
         <h1>Sign in</h1>
         <p className="muted" data-testid="sign-in-reason">
@@ -76,6 +76,6 @@ function TokenSignIn({ refused, onSubmit }: Omit<SignInProps, "mode">) {
           {busy ? "Signing in…" : "Continue"}
         </button>
       </form>
-    </div>
+    </main>
   );
 }
