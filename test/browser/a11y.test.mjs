@@ -1,0 +1,92 @@
+// Accessibility: axe-core on every page (chat, a project, a shared thread, the thread's settings,
+// usage). No serious or critical violation, and no `region` finding: all content is in landmarks.
+import AxeBuilder from "@axe-core/playwright";
+import assert from "node:assert/strict";
+import { after, before, describe } from "node:test";
+import { APP_URL, OFFLINE_APP_URL, api, createThread, signIn, until, useBrowser, waitForChatReady } from "./helpers.mjs";
+import { OFFLINE_USERS } from "./offline-app.mjs";
+
+const { it, newPage } = useBrowser();
+
+/** What axe finds that fails the suite: serious or critical ones, and content outside landmarks. */
+async function violations(page) {
+  const { violations, passes } = await new AxeBuilder({ page }).analyze();
+  // The landmark rule ran (a page it cannot apply to would pass it silently).
+  assert.ok([...passes, ...violations].some((r) => r.id === "region"), "axe did not run its region rule");
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical" || v.id === "region")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n")}`);
+}
+
+async function check(page, name) {
+  const found = await violations(page);
+  assert.deepEqual(found, [], `${name}:\n${found.join("\n")}`);
+}
+
+describe("accessibility (axe-core)", () => {
+  let project;
+  let thread;
+  let share;
+  before(async () => {
+    ({ project } = await api("/api/projects", { body: { name: "Accessible project", instructions: "Be brief." } }));
+    thread = await createThread("Accessible thread");
+    await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { projectId: project.id } });
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: "Hello **there**, see https://example.com" } });
+    await until(async () => (await api(`/api/threads/${thread.id}/messages?kinds=text`)).messages.some((m) => m.role === "assistant"), {
+      timeout: 20_000,
+      message: "the run did not finish",
+    });
+    ({ share } = await api(`/api/threads/${thread.id}/shares`, { method: "POST" }));
+  });
+  after(async () => {
+    await api(`/api/shares/${share.id}`, { method: "DELETE" }).catch(() => {});
+    await api(`/api/threads/${thread.id}`, { method: "DELETE" }).catch(() => {});
+    await api(`/api/projects/${project.id}`, { method: "DELETE" }).catch(() => {});
+  });
+
+  it("finds nothing serious on the chat, its settings, a project, usage and a shared thread", async () => {
+    const { page } = await newPage();
+    await page.goto(`${APP_URL}/t/${thread.id}`);
+    await waitForChatReady(page);
+    await page.locator('[data-testid="message"][data-role="assistant"]').first().waitFor();
+    await check(page, "chat");
+
+    await page.getByTestId("open-settings").click();
+    await page.getByTestId("share-settings").getByTestId("share-links").waitFor();
+    await check(page, "thread settings");
+    await page.getByTestId("thread-settings-close").click();
+
+    await page.goto(`${APP_URL}/`);
+    await page.getByTestId("composer").waitFor();
+    await check(page, "new chat");
+
+    await page.goto(`${APP_URL}/projects/${project.id}`);
+    await page.getByTestId("project-files").getByText("No files yet.").waitFor();
+    await page.locator(`[data-testid="project-thread"][data-thread-id="${thread.id}"]`).waitFor();
+    await check(page, "project");
+
+    await page.goto(`${APP_URL}/usage`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await until(async () => (await page.getByText("Loading…").count()) === 0, { message: "usage never loaded" });
+    await check(page, "usage");
+
+    const { page: reader } = await newPage();
+    await reader.goto(share.url);
+    await reader.locator('[data-testid="message"][data-role="assistant"]').first().waitFor();
+    await check(reader, "shared thread");
+    await reader.goto(`${APP_URL}/s/${"0".repeat(96)}`);
+    await reader.getByTestId("shared-not-found").waitFor();
+    await check(reader, "shared not found");
+  });
+
+  it("finds nothing serious on the offline app's chat (its banner) and its sign-in form", async () => {
+    const { page } = await newPage();
+    await signIn(page, OFFLINE_USERS.alice.token);
+    await page.getByTestId("provider-banner").waitFor();
+    await check(page, "offline chat");
+    const { page: stranger } = await newPage();
+    await stranger.goto(OFFLINE_APP_URL);
+    await stranger.getByTestId("sign-in").waitFor();
+    await check(stranger, "sign-in");
+  });
+});
