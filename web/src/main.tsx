@@ -1,19 +1,30 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App";
+import { parseRoute } from "./lib/router";
 import { createQueryClient } from "./queries/queryClient";
 import { restoreToken, SessionGate } from "./session/SessionGate";
 import "./styles/index.css";
 
-restoreToken();
+// A share link's page is for anyone with the link: no session, no sign-in, none of the app around it.
+const SharedPage = lazy(() => import("./pages/SharedPage"));
+const route = parseRoute(location.pathname);
+
+if (route.name !== "shared") restoreToken();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
-      <SessionGate>
-        <App />
-      </SessionGate>
+      {route.name === "shared" ? (
+        <Suspense fallback={<div className="sign-in muted" role="status">Loading…</div>}>
+          <SharedPage shareId={route.shareId} />
+        </Suspense>
+      ) : (
+        <SessionGate>
+          <App />
+        </SessionGate>
+      )}
     </QueryClientProvider>
   </StrictMode>,
 );

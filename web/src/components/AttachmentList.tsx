@@ -6,13 +6,13 @@ import { openFileInTab } from "../fileTransfer";
 import { useObjectUrl } from "../hooks/useObjectUrl";
 import { formatBytes } from "../lib/format";
 import { isImage } from "../lib/uploads";
-import { attachmentQuery } from "../queries/attachments";
+import { useAttachmentQuery } from "./attachmentSource";
 import { FileBadge } from "./FileBadge";
 import { Lightbox } from "./Lightbox";
 
 /** An image sent with a message: a thumbnail that opens full size. */
 function ImageAttachment({ attachment: a }: { attachment: Attachment }) {
-  const { data, isError } = useQuery(attachmentQuery(a.threadId, a.id));
+  const { data, isError } = useQuery(useAttachmentQuery(a));
   const url = useObjectUrl(data);
   const [open, setOpen] = useState(false);
   return (
@@ -35,10 +35,11 @@ function ImageAttachment({ attachment: a }: { attachment: Attachment }) {
 /** A PDF or text file sent with a message: a chip that opens it in a new tab. */
 function FileAttachment({ attachment: a }: { attachment: Attachment }) {
   const queryClient = useQueryClient();
+  const query = useAttachmentQuery(a);
   const [error, setError] = useState<string | null>(null);
   const open = () => {
     setError(null);
-    openFileInTab(() => queryClient.fetchQuery(attachmentQuery(a.threadId, a.id)), a.name).catch((err) => setError(errorText(err)));
+    openFileInTab(() => queryClient.fetchQuery(query), a.name).catch((err) => setError(errorText(err)));
   };
   return (
     <>

@@ -6,6 +6,7 @@ import type { ConnectionState } from "../lib/threadSync";
 import { healthQuery } from "../queries/deployment";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { ModelSelect } from "./ModelSelect";
+import { ShareDialog } from "./ShareDialog";
 import { ThreadMenu } from "./ThreadMenu";
 import { ThreadSettings } from "./ThreadSettings";
 import { ThreadTitle } from "./ThreadTitle";
@@ -24,6 +25,7 @@ export function ChatHeader({
 }) {
   const health = useQuery(healthQuery).data;
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
   return (
     <header className="chat-header">
       {thread ? <ThreadTitle thread={thread} /> : <h1 className="chat-title">{threadId ? "…" : "New conversation"}</h1>}
@@ -50,10 +52,11 @@ export function ChatHeader({
             </svg>
           </button>
         )}
-        {thread && <ThreadMenu thread={thread} onOpenSettings={() => setSettingsOpen(true)} />}
+        {thread && <ThreadMenu thread={thread} onOpenSettings={() => setSettingsOpen(true)} onShare={() => setSharing(true)} />}
         {threadId && <ConnectionBadge state={connection} />}
       </div>
       {settingsOpen && thread && <ThreadSettings thread={thread} onClose={() => setSettingsOpen(false)} />}
+      {sharing && thread && <ShareDialog thread={thread} onClose={() => setSharing(false)} />}
     </header>
   );
 }

@@ -12,10 +12,10 @@ async function exportThread(thread: Thread, format: Format): Promise<void> {
 }
 
 /**
- * The thread's "⋯" menu: settings and exports. A menu button: arrows move between the items, Escape
+ * The thread's "⋯" menu: settings, a share link, and exports. A menu button: arrows move between the items, Escape
  * closes it and gives the focus back to the button.
  */
-export function ThreadMenu({ thread, onOpenSettings }: { thread: Thread; onOpenSettings: () => void }) {
+export function ThreadMenu({ thread, onOpenSettings, onShare }: { thread: Thread; onOpenSettings: () => void; onShare: () => void }) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -106,6 +106,19 @@ export function ThreadMenu({ thread, onOpenSettings }: { thread: Thread; onOpenS
           <li role="none">
             <button type="button" role="menuitem" data-testid="export-json" onClick={() => download("json")}>
               Export as JSON
+            </button>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              data-testid="menu-share"
+              onClick={() => {
+                close(false);
+                onShare();
+              }}
+            >
+              Share…
             </button>
           </li>
         </ul>

@@ -8,6 +8,8 @@ import { usePatchThread } from "../queries/threadMutations";
 import { ModalDialog } from "./ModalDialog";
 import { ModelSelect } from "./ModelSelect";
 import { ScheduleList } from "./ScheduleList";
+import { ShareSettings } from "./ShareSettings";
+import { ThreadProject } from "./ThreadProject";
 
 /** What the deployment says of the thread's model (when it lists its models). */
 function ModelFacts({ model }: { model: string }) {
@@ -23,7 +25,7 @@ function ModelFacts({ model }: { model: string }) {
 
 /**
  * The thread's own settings, in a side panel over the chat (a modal <dialog>: focus stays in it,
- * Escape closes it): its custom instructions, its model and its schedules.
+ * Escape closes it): its custom instructions, its model, its project, its schedules, and the user's share links.
  */
 export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
   const [instructions, setInstructions] = useState(thread.instructions);
@@ -121,7 +123,11 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
           <ModelFacts model={thread.model} />
         </section>
 
+        <ThreadProject thread={thread} />
+
         <ScheduleList thread={thread} />
+
+        <ShareSettings threadId={thread.id} />
       </div>
     </ModalDialog>
   );
