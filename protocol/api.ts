@@ -115,6 +115,7 @@ export interface Api {
   "GET /api/shares": { response: { shares: Share[] } };
   "DELETE /api/shares/:shareId": { response: null };
   "GET /api/shared/:shareId": { response: SharedThread };
+  "GET /api/shared/:shareId/files/:fileId": { response: Blob };
   "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
   "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
 }

@@ -196,6 +196,8 @@ const PROBES: Record<Route, Probe> = {
     const { shares } = await (await bob("/api/shares")).json<any>();
     expect(shares.map((s: any) => s.id)).not.toContain(ids.share);
   },
+  // A file of Alice's that her share does not hold (never sent in the branch) is not reached through it.
+  "GET /api/shared/:shareId/files/:fileId": notFound((i) => `/api/shared/${i.share}/files/${i.attachment}`),
   "DELETE /api/shares/:shareId": notFound((i) => `/api/shares/${i.share}`, () => ({ method: "DELETE" })),
   // The one route open by design: the link is the credential. It names no user.
   "GET /api/shared/:shareId": async (ids) => {

@@ -17,6 +17,8 @@ async function sharedThread() {
   const { attachment } = await upload.json<any>();
   const m = marker("share");
   await script(m, [
+    // The owner's notes, which a share must not show.
+    { kind: "tool_use", tools: [{ name: "memory", input: { command: "view", path: "/memories" }, id: "toolu_share_mem" }] },
     { kind: "tool_use", tools: [{ name: "artifacts__create", input: { title: "Itinerary", type: "markdown", content: "# Day 1" }, id: "toolu_share_art" }] },
     { kind: "text", text: "Here is the plan." },
   ]);
@@ -67,6 +69,15 @@ describe("share links", () => {
     expect((await anonymous(`/api/threads/${thread.id}/attachments/${attachment.id}`)).status).toBe(401);
 
     expect((await (await call("/api/shares")).json<any>()).shares.map((s: any) => s.id)).toEqual([share.id]);
+    // No message names the owner's thread; the memory tool's calls are not copied.
+    expect(text).not.toContain(thread.id);
+    expect(shared.messages.filter((x: any) => x.metadata.toolName === "memory")).toEqual([]);
+    expect(shared.messages.filter((x: any) => x.metadata.toolName === "artifacts__create")).toHaveLength(2);
+    // The page: the web app, 200 while the share is there.
+    const page = await anonymous(`/s/${share.id}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("x-robots-tag")).toBe("noindex");
+    await page.arrayBuffer();
     ws.close();
   });
 
@@ -78,6 +89,10 @@ describe("share links", () => {
     await expectError(await anonymous(`/api/shared/${first.id}`), 404, "not_found");
     await expectError(await anonymous(`/api/shared/${first.id}/files/${attachment.id}`), 404, "not_found");
     expect((await call(`/api/shares/${first.id}`, { method: "DELETE" })).status).toBe(404);
+    const gonePage = await anonymous(`/s/${first.id}`);
+    expect(gonePage.status).toBe(404);
+    expect(gonePage.headers.get("x-robots-tag")).toBe("noindex");
+    await gonePage.arrayBuffer();
     expect(await env.FILES.get(`shares/${first.id}/${attachment.id}`)).toBeNull();
     expect((await anonymous(`/api/shared/${second.id}`)).status).toBe(200);
 

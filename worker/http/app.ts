@@ -14,7 +14,7 @@ import { attachmentRoutes } from "./attachments";
 import { searchRoutes } from "./search";
 import { artifactRoutes } from "./artifacts";
 import { projectRoutes } from "./projects";
-import { sharedPage, sharedRoutes, shareRoutes, threadShareRoutes } from "./shares";
+import { sharedPage, sharedPageAnswer, sharedRoutes, shareRoutes, threadShareRoutes } from "./shares";
 import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
@@ -107,6 +107,7 @@ app.route("/api/dev", devFaultRoutes);
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
 // A share link's page: the web app's read-only view, kept out of search engines like its data.
 app.use("/s/*", sharedPage);
+app.get("/s/:shareId", rateLimit("SHARE_LIMITER", "requests for shared threads"), sharedPageAnswer);
 // The artifact frame (web/public/sandbox/): a page of its own policy, whose sandbox gives it an opaque
 // origin however it is opened, so what the model wrote runs there and reaches nothing of the app's.
 app.use("/sandbox/*", artifactFrame);

@@ -1,7 +1,7 @@
 // Share links (PROTOCOL.md, "Share links"): a thread's branch copied as it is now (its files copied in
 // R2 under the share), kept by its owner's object; read by anyone with the link through the share's
 // own routes, which no one signs in to, limited per address; revoked at once.
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { SharedThread } from "../../protocol";
 import { newShareId, sharedFileKey, shareHolder, shareUrl } from "../user/share-ids";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
@@ -17,8 +17,8 @@ const noShare = () => notFound("No such share (it may have been revoked)");
 /** Routes under /api/threads/:id. */
 export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", async (c) => {
   const who = callerOf(c);
-  const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who));
   const id = newShareId(c.env, who.userId);
+  const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who, id));
   // The share's own copies: the owner may delete the thread, and its files, later.
   for (const file of files) {
     const object = await c.env.FILES.get(file.r2Key);
@@ -67,6 +67,16 @@ export const sharedRoutes = new Hono<AppEnv>()
       },
     });
   });
+
+/** The web app's read-only page of a share: 200 while the share is there, 404 (the same page, which says so) once it is not. */
+export async function sharedPageAnswer(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.param("shareId") ?? "";
+  const holder = shareHolder(c.env, id);
+  const there = holder ? (await holder.sharedThread(id)) !== null : false;
+  if (!c.env.ASSETS) throw noShare();
+  const page = await c.env.ASSETS.fetch(c.req.raw);
+  return new Response(page.body, { status: there ? page.status : 404, headers: page.headers });
+}
 
 async function readShare(env: AppEnv["Bindings"], id: string): Promise<SharedThread> {
   const holder = shareHolder(env, id);

@@ -1,7 +1,7 @@
 // The current branch as it leaves the thread whole: an export (its text, the artifacts at their
 // latest), and a share's copy (its text, thinking and tool messages, the artifacts, and the files sent
 // in it, which the share copies). Both are read from the store as it is at that moment.
-import type { Artifact, Message, Thread } from "../../protocol";
+import { MEMORY_TOOL, type Artifact, type Message, type Thread } from "../../protocol";
 import type { FileRecord, RoomStore, ThreadRecord } from "./store";
 import { publicThread } from "./store/thread-row";
 
@@ -28,8 +28,14 @@ export class BranchCopies {
     return { thread: publicThread(t), messages, artifacts: this.artifacts(t) };
   }
 
-  snapshot(t: ThreadRecord): BranchSnapshot {
-    const messages = this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [];
+  /**
+   * What a reader of the share sees: the memory tool's calls and results are left out (they show the
+   * owner's notes, from every thread), and no message names the owner's thread.
+   */
+  snapshot(t: ThreadRecord, shareId: string): BranchSnapshot {
+    const messages = (this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [])
+      .filter((m) => m.metadata.toolName !== MEMORY_TOOL)
+      .map((m) => ({ ...m, threadId: shareId, ...(m.attachments ? { attachments: m.attachments.map((a) => ({ ...a, threadId: shareId })) } : {}) }));
     const files = messages.flatMap((m) => m.attachments ?? []).flatMap((a) => this.store.files.get(a.id) ?? []);
     return { name: t.name, messages, artifacts: this.artifacts(t), files };
   }

@@ -155,8 +155,8 @@ export class ThreadRoom extends DurableObject<Env> {
     return this.withThread(who, (t) => ok(new BranchCopies(this.store).export(t)));
   }
 
-  snapshot(who: Caller): Promise<RoomReply<BranchSnapshot>> {
-    return this.withThread(who, (t) => ok(new BranchCopies(this.store).snapshot(t)));
+  snapshot(who: Caller, shareId: string): Promise<RoomReply<BranchSnapshot>> {
+    return this.withThread(who, (t) => ok(new BranchCopies(this.store).snapshot(t, shareId)));
   }
 
   /** The current branch's artifacts, or one of them (a version of it there). */
