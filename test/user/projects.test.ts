@@ -62,6 +62,11 @@ describe("projects", () => {
     expect(at("PROJECT-INSTRUCTIONS")).toBeLessThan(at("PROJECT-FILE-TEXT"));
     expect(at("PROJECT-FILE-TEXT")).toBeLessThan(at("THREAD-INSTRUCTIONS"));
     expect(system).toContain("map.png (image/png)");
+    // Its image opens the first user turn of every request, as the same bytes (the cached prefix).
+    const opening = requests.map((r) => r.body.messages[0].content[0]);
+    expect(opening[0]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
+    expect(new Set(opening.map((b: any) => b.source.data)).size).toBe(1);
+    expect(requests[1].body.messages.filter((x: any) => JSON.stringify(x).includes(opening[0].source.data))).toHaveLength(1);
     // The project's part is in a cached block: the breakpoint is after it, and it is before the thread's block.
     const blocks = requests[0].body.system as { text: string; cache_control?: unknown }[];
     const projectBlock = blocks.findIndex((b) => b.text.includes("PROJECT-FILE-TEXT"));

@@ -6,5 +6,6 @@ export interface RunProject {
   id: string;
   name: string;
   instructions: string;
-  files: { id: string; name: string; mediaType: string; bytes: number; text: string | null }[];
+  /** Text files with their text; images and PDFs with where their bytes are (sent as blocks). */
+  files: { id: string; name: string; mediaType: string; bytes: number; text: string | null; r2Key: string }[];
 }

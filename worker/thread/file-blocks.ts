@@ -1,7 +1,9 @@
 // The bytes behind attachment references, read from R2 just before a request and kept in memory for
-// the next ones (a thread's files are sent again with every turn that still sees them).
+// the next ones (a thread's files are sent again with every turn that still sees them). A reference
+// is to a file of the thread, or of its project (whose images and PDFs open every request).
 import { expandRefs, type AttachmentRef } from "../invoker/attachment-refs";
 import type { ApiContent, ApiMessage } from "../invoker/types";
+import type { RunProject } from "../lib/run-project";
 import type { FileStore } from "./store/files";
 
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -19,6 +21,8 @@ export class FileBlocks {
   constructor(
     private readonly bucket: R2Bucket,
     private readonly files: FileStore,
+    /** The thread's project's files, as step 0 last read them. */
+    private readonly projectFiles: () => RunProject["files"],
   ) {}
 
   /** The conversation with each reference replaced by the file's bytes, as the API takes them. */
@@ -27,7 +31,7 @@ export class FileBlocks {
   private async load(ref: Omit<AttachmentRef, "name">): Promise<ApiContent> {
     const hit = this.cache.get(ref.id);
     if (hit) return hit.block;
-    const file = this.files.get(ref.id);
+    const file = this.files.get(ref.id) ?? this.projectFiles().find((f) => f.id === ref.id);
     const object = file ? await this.bucket.get(file.r2Key) : null;
     if (!file || !object) return { type: "text", text: `[An attachment (${ref.mediaType}) is no longer available.]` };
     const bytes = new Uint8Array(await object.arrayBuffer());

@@ -6,7 +6,7 @@ import { refBlock } from "../invoker/attachment-refs";
 import { RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
 import { thinkingFor } from "../invoker/request";
-import type { InvokeResult } from "../invoker/types";
+import type { ApiContent, ApiMessage, InvokeResult } from "../invoker/types";
 import type { RunInfo, StructuredPrompt } from "../plugins/contract";
 import { threadSection } from "./base-prompt";
 import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
@@ -17,6 +17,23 @@ import type { MessageRecord } from "./store/messages";
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
 const COMPACT_AT = 0.8;
+
+/** The thread's project's images and PDFs, as references (its text files are in the system prompt). */
+function projectBlocks(deps: RunParts): ApiContent[] {
+  const files = deps.stepZero.current?.project?.files ?? [];
+  return files.filter((f) => f.mediaType.startsWith("image/") || f.mediaType === "application/pdf").map((f) => refBlock(f));
+}
+
+/**
+ * The request's first user turn opened by the project's files: the same bytes at the same place in
+ * every request of the thread, so they stay in the cached prefix; never stored with the turn.
+ */
+function opening(messages: ApiMessage[], blocks: ApiContent[]): ApiMessage[] {
+  const [first, ...rest] = messages;
+  if (!blocks.length || !first || first.role !== "user") return messages;
+  const content = typeof first.content === "string" ? [{ type: "text" as const, text: first.content }] : first.content;
+  return [{ ...first, content: [...blocks, ...content] }, ...rest];
+}
 
 export async function callModel(
   deps: RunParts,
@@ -31,10 +48,11 @@ export async function callModel(
   const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
   const thinking = invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens);
   const attachments = message.attachments?.map(refBlock) ?? [];
+  const project = projectBlocks(deps);
   const tools = deps.plugins.tools();
   // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
   const system = [prompt.system, threadSection(run.thread)];
-  const fixed = fixedTokens(system.join("\n\n"), prompt.prompt, attachments, tools);
+  const fixed = fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools);
   const turns = sinceCompaction(deps.view.before(message.parentId).turns);
 
   for (let attempt = 0; ; attempt++) {
@@ -48,7 +66,7 @@ export async function callModel(
         system,
         prompt: prompt.prompt,
         attachments,
-        prepare: deps.files.prepare,
+        prepare: (messages) => deps.files.prepare(opening(messages, project)),
         history,
         tools,
         runTool: (name, input, toolUseId) =>

@@ -81,7 +81,7 @@ export class ThreadRoom extends DurableObject<Env> {
     this.events = new Broadcaster(this.store, ctx, this.plugins);
     const { store, writer, events, plugins, view, stepZero, spend, limits, outflow } = this;
     const calibration = new Calibration(store.cache);
-    const runParts = { store, writer, events, plugins, invoker, view, calibration, files: new FileBlocks(env.FILES, store.files), stepZero, spend, logger, config };
+    const runParts = { store, writer, events, plugins, invoker, view, calibration, files: new FileBlocks(env.FILES, store.files, () => stepZero.current?.project?.files ?? []), stepZero, spend, logger, config };
     this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun: () => this.afterRun(), waitUntil: (p) => ctx.waitUntil(p) });
     this.intake = new Intake({ store, writer, events, spend, queue: this.queue, outflow, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);

@@ -103,6 +103,7 @@ export class ProjectBook {
         mediaType: f.mediaType,
         bytes: f.bytes,
         text: TEXT.test(f.mediaType) && f.bytes <= MAX_TEXT_BYTES ? await this.effects.readText(f.r2Key) : null,
+        r2Key: f.r2Key,
       })),
     );
     return { id, name: project.name, instructions: project.instructions, files };

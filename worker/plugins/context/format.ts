@@ -65,7 +65,7 @@ export function formatProjectSection(project: RunProject | null, maxBytes: numbe
   if (project.instructions.trim()) parts.push(project.instructions.trim());
   for (const f of project.files) if (f.text !== null) parts.push(`## ${f.name}\n\n${truncateBytes(f.text, maxBytes)}`);
   const others = project.files.filter((f) => f.text === null).map((f) => `${f.name} (${f.mediaType})`);
-  if (others.length) parts.push(`Also in the project, not shown here: ${others.join(", ")}`);
+  if (others.length) parts.push(`The project's images and documents come at the start of the conversation: ${others.join(", ")}`);
   return parts.join("\n\n");
 }
 
