@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { contextQuotaMessage, type ContextQuota } from "../../worker/lib/context-quota";
-import type { OwnerPort } from "../../worker/plugins/contract";
+import type { OwnerPort } from "../../worker/plugins/ports";
 import { ownerMemoryFiles } from "../../worker/plugins/memory";
 import { MemoryError, runMemoryCommand, storagePath, type MemoryFiles, type MemoryInput } from "../../worker/plugins/memory/commands";
 import { marker, script, upstreamRequests, userObject } from "../helpers";

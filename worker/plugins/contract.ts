@@ -2,8 +2,6 @@
 // each hook goes through (HOOK_RUNNERS). Start here.
 import type { z } from "zod";
 import type {
-  ArtifactInfo,
-  ArtifactType,
   ContextFile,
   EventMap,
   EventFrame,
@@ -14,19 +12,17 @@ import type {
   PipelineStep,
   Role,
   RunErrorCode,
-  Schedule,
-  ScheduleBody,
-  ScheduleStatus,
   StreamEvent,
   Task,
   Thread,
   Usage,
 } from "../../protocol";
-import type { agentRuns, metrics, TaskRow } from "../db/schema";
+import type { agentRuns, metrics } from "../db/schema";
 import type { Env } from "../env";
 import type { BuiltinTool, InvokeResult, ToolOutcome } from "../invoker/types";
 import type { Logger } from "../lib/logger";
 import type { RunProject } from "../lib/run-project";
+import type { ArtifactPort, OwnerPort, SchedulePort } from "./ports";
 
 /** What onBeforeInvoke chains: stable context goes to `system` (cached), per-turn text to `prompt`. */
 export interface StructuredPrompt {
@@ -222,25 +218,6 @@ export interface ThreadPort {
   artifacts: ArtifactPort;
 }
 
-/** The thread's artifacts, as the artifacts plugin writes them: each write a version, in the calling run's exchange. */
-export interface ArtifactPort {
-  create(call: ToolCall, artifact: { title: string; type: ArtifactType; language?: string | null; content: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
-  update(call: ToolCall, id: string, edit: { content: string } | { old_str: string; new_str: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
-  /** The current branch's artifacts, at their latest versions there. */
-  list(): ArtifactInfo[];
-}
-
-/** The thread's schedules, as a plugin makes them: the same checks and the same per-user maximum as the routes. */
-export interface SchedulePort {
-  /** A schedule; or why not (a bad time, the maximum reached), in words the model can act on. */
-  create(body: ScheduleBody & { prompt: string }): Promise<{ ok: true; schedule: Schedule } | { ok: false; reason: string }>;
-  list(): Schedule[];
-  /** False: no such schedule in this thread. */
-  cancel(id: string): Promise<boolean>;
-  /** The run a fire started has ended. */
-  settle(id: string, status: ScheduleStatus): void;
-}
-
 export interface SendOptions {
   role?: "user" | "system";
   source?: string;
@@ -304,26 +281,6 @@ export interface PluginContext<S = Record<string, unknown>> {
   /** Creates a thread in its own object; it is in the owner's thread list when this answers. */
   createThread(thread: NewThread): Promise<Thread>;
   tasks: TaskHooks;
-}
-
-/** The owner's files and tasks, kept by the owner's object (worker/user/), as plugins reach them. */
-export interface OwnerPort {
-  files: {
-    /** Paths that begin with `prefix`, exactly. */
-    under(prefix: string): Promise<{ path: string; bytes: number }[]>;
-    get(path: string): Promise<ContextFile | null>;
-    /** null: it would pass the owner's quota, and nothing is written. */
-    put(path: string, content: string): Promise<ContextFile | null>;
-    /** The paths that were there. */
-    remove(paths: string[]): Promise<string[]>;
-  };
-  tasks: {
-    /** Kept unless its parent has `perThread` tasks in progress or the owner `perDay` today. */
-    create(row: TaskRow, bounds: { perThread: number; perDay: number }): Promise<{ ok: true } | { ok: false; bound: "thread" | "day" }>;
-    get(id: string): Promise<TaskRow | null>;
-    ofThread(threadId: string): Promise<TaskRow | null>;
-    update(id: string, patch: Partial<TaskRow>): Promise<TaskRow | null>;
-  };
 }
 
 export interface PluginDefinition<S extends Record<string, unknown> = Record<string, unknown>> {

@@ -24,6 +24,8 @@ import type { ContextQuota } from "../lib/context-quota";
 import { ContextFiles } from "./context-files";
 import { userDb, type UserDb } from "./db";
 import { Directory, type ListOptions } from "./directory";
+import { FirstTouch } from "./first-touch";
+import { threadCalls, type ThreadCalls } from "./thread-calls";
 import { importFromD1 } from "./import";
 import { SpendLedger, type Reservation, type SpendState } from "./ledger";
 import { applyReport, type ReportEntry } from "./report";
@@ -37,9 +39,6 @@ import { UserShares, type Snapshot } from "./shares";
 import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
 import { roundUsd } from "../lib/usd";
 import { Usage, type UsageQuery } from "./usage";
-
-/** A thread's object, as this one reaches it: to drop its copy of the user's files, to leave a deleted project. */
-type ThreadCaches = DurableObjectNamespace<Rpc.DurableObjectBranded & { invalidate(): Promise<void>; leaveProject(projectId: string): Promise<void> }>;
 
 export class UserRoom extends DurableObject<Env> {
   private readonly db: UserDb;
@@ -55,9 +54,8 @@ export class UserRoom extends DurableObject<Env> {
   private readonly outbox: Outbox;
   private readonly mirror: OutboxFlush;
   private readonly alarms: Alarms;
-  private userId: string | null = null;
-  private imported: boolean;
-  private importing: Promise<void> | null = null;
+  private readonly touch: FirstTouch;
+  private readonly threadObjects: ThreadCalls;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -66,7 +64,13 @@ export class UserRoom extends DurableObject<Env> {
     this.directory = new Directory(this.db);
     this.usage = new Usage(this.db);
     this.outbox = new Outbox(ctx.storage.sql, "outbox");
-    this.files = new ContextFiles(this.db, this.outbox, () => this.userId ?? "");
+    this.threadObjects = threadCalls(env, (p) => ctx.waitUntil(p));
+    this.touch = new FirstTouch(ctx.storage.sql, async (userId) => {
+      const { rows } = await importFromD1(env, this.db, userId);
+      this.ledger.importToday();
+      return rows;
+    });
+    this.files = new ContextFiles(this.db, this.outbox, () => this.touch.owner ?? "");
     this.stored = new StoredFiles(this.db);
     this.taskList = new UserTasks(this.db);
     this.scheduleList = new UserSchedules(ctx.storage.sql);
@@ -74,8 +78,6 @@ export class UserRoom extends DurableObject<Env> {
     this.projectBook = new ProjectBook(new UserProjects(ctx.storage.sql), this.stored, this.directory, this.projectEffects());
     this.alarms = new Alarms(ctx.storage);
     this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
-    this.userId = this.meta("user");
-    this.imported = this.meta("imported") !== null;
   }
 
   // --- The spend ledger ----------------------------------------------------------------------
@@ -282,12 +284,9 @@ export class UserRoom extends DurableObject<Env> {
 
   /** What a project change does outside this object: its threads told, its bytes deleted or read. */
   private projectEffects(): ProjectEffects {
-    const threads = this.env.THREAD_ROOM as ThreadCaches;
-    const each = (ids: string[], fn: (room: ReturnType<ThreadCaches["get"]>) => Promise<void>) =>
-      this.ctx.waitUntil(Promise.allSettled(ids.map((id) => fn(threads.get(threads.idFromName(id))))));
     return {
-      invalidate: (ids) => each(ids, (room) => room.invalidate()),
-      leave: (ids, projectId) => each(ids, (room) => room.leaveProject(projectId)),
+      invalidate: (ids) => this.threadObjects.invalidate(ids),
+      leave: (ids, projectId) => this.threadObjects.leaveProject(ids, projectId),
       deleteBytes: (keys) => this.ctx.waitUntil(keys.length ? this.env.FILES.delete(keys) : Promise.resolve()),
       readText: async (key) => (await this.env.FILES.get(key))?.text() ?? null,
     };
@@ -299,38 +298,10 @@ export class UserRoom extends DurableObject<Env> {
    */
   private changed(): void {
     this.ctx.waitUntil(this.mirror.flush());
-    const threads = this.env.THREAD_ROOM as ThreadCaches;
-    const recent = this.directory.activeSince(Date.now() - configOf(this.env).step0MaxAgeMs);
-    this.ctx.waitUntil(Promise.allSettled(recent.map((id) => threads.get(threads.idFromName(id)).invalidate())));
+    this.threadObjects.invalidate(this.directory.activeSince(Date.now() - configOf(this.env).step0MaxAgeMs));
   }
 
-  /**
-   * The object's user, the first time it is asked (its rows imported from D1 then, once); after that a
-   * call for another user is a mistake in the caller, refused.
-   */
   private open(userId: string): Promise<void> {
-    if (this.userId !== null && this.userId !== userId) throw new Error("This object belongs to another user");
-    if (this.imported) return Promise.resolve();
-    this.importing ??= this.importOnce(userId).finally(() => (this.importing = null));
-    return this.importing;
-  }
-
-  private async importOnce(userId: string): Promise<void> {
-    const { rows } = await importFromD1(this.env, this.db, userId);
-    this.ledger.importToday();
-    this.ctx.storage.transactionSync(() => {
-      this.setMeta("user", userId);
-      this.setMeta("imported", String(rows));
-    });
-    this.userId = userId;
-    this.imported = true;
-  }
-
-  private meta(key: string): string | null {
-    return this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0]?.value ?? null;
-  }
-
-  private setMeta(key: string, value: string): void {
-    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
+    return this.touch.open(userId);
   }
 }

@@ -5,7 +5,8 @@
 import { MEMORY_DIR, MEMORY_TOOL } from "../../../protocol";
 import { configOf } from "../../env";
 import { contextQuotaMessage, contextQuotaOf } from "../../lib/context-quota";
-import type { OwnerPort, PluginDefinition } from "../contract";
+import type { PluginDefinition } from "../contract";
+import type { OwnerPort } from "../ports";
 import { MemoryError, runMemoryCommand, type MemoryFiles, type MemoryInput } from "./commands";
 
 /** The owner's files, kept by their object within their quota; `quotaMessage` says why a write was refused. */
