@@ -3,7 +3,9 @@
 // own routes, which no one signs in to, limited per address; revoked at once.
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { SharedThread } from "../../protocol";
-import { newShareId, sharedFileKey, shareHolder, shareUrl } from "../user/share-ids";
+import type { Env } from "../env";
+import { holderOf, newShareId, sharedFileKey, shareUrl } from "../user/share-ids";
+import { userStubById, type UserApi } from "../user/stub";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError, notFound } from "./errors";
 import { rateLimit } from "./rate-limit";
@@ -78,7 +80,13 @@ export async function sharedPageAnswer(c: Context<AppEnv>): Promise<Response> {
   return new Response(page.body, { status: there ? page.status : 404, headers: page.headers });
 }
 
-async function readShare(env: AppEnv["Bindings"], id: string): Promise<SharedThread> {
+/** The object that holds a share of this id, or null for an id that cannot be one. */
+function shareHolder(env: Env, id: string): UserApi | null {
+  const holder = holderOf(env, id);
+  return holder ? userStubById(env, holder) : null;
+}
+
+async function readShare(env: Env, id: string): Promise<SharedThread> {
   const holder = shareHolder(env, id);
   const shared = holder ? await holder.sharedThread(id) : null;
   if (!shared) throw noShare();

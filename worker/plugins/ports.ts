@@ -3,7 +3,13 @@
 // owner's object). Each port checks what the routes check; a plugin names no user.
 import type { ArtifactInfo, ArtifactType, ContextFile, Schedule, ScheduleBody, ScheduleStatus } from "../../protocol";
 import type { TaskRow } from "../db/schema";
-import type { ToolCall } from "./contract";
+
+/** The tool call that writes an artifact: its thread, its run, and the exchange (user message) it answers. */
+export interface ArtifactCall {
+  threadId: string;
+  runId: string;
+  messageId: string;
+}
 
 /** The thread's schedules, as a plugin makes them: the same checks and the same per-user maximum as the routes. */
 export interface SchedulePort {
@@ -18,8 +24,8 @@ export interface SchedulePort {
 
 /** The thread's artifacts, as the artifacts plugin writes them: each write a version, in the calling run's exchange. */
 export interface ArtifactPort {
-  create(call: ToolCall, artifact: { title: string; type: ArtifactType; language?: string | null; content: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
-  update(call: ToolCall, id: string, edit: { content: string } | { old_str: string; new_str: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
+  create(call: ArtifactCall, artifact: { title: string; type: ArtifactType; language?: string | null; content: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
+  update(call: ArtifactCall, id: string, edit: { content: string } | { old_str: string; new_str: string }): { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
   /** The current branch's artifacts, at their latest versions there. */
   list(): ArtifactInfo[];
 }

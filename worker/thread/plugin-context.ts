@@ -7,8 +7,8 @@ import { deploymentModels, providerOf } from "../invoker/client";
 import type { Invoker } from "../invoker/invoke";
 import { consoleLogger } from "../lib/logger";
 import { newId } from "../lib/ids";
-import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort, ToolCall } from "../plugins/contract";
-import type { ArtifactPort, OwnerPort, SchedulePort } from "../plugins/ports";
+import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
+import type { ArtifactCall, ArtifactPort, OwnerPort, SchedulePort } from "../plugins/ports";
 import type { ArtifactResult } from "./artifacts";
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
@@ -96,7 +96,7 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
 /** The thread's artifacts for its plugins: each write announced (artifact:updated, without content). */
 function artifactPort(room: PluginRoom): ArtifactPort {
   const { store, events } = room;
-  const announced = (call: ToolCall, result: ArtifactResult): ArtifactResult => {
+  const announced = (call: ArtifactCall, result: ArtifactResult): ArtifactResult => {
     if (result.ok) events.emit("artifact:updated", { threadId: call.threadId, runId: call.runId, artifact: result.artifact });
     return result;
   };

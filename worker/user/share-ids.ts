@@ -2,7 +2,6 @@
 // then 128 random bits (32 hex digits). The first part leads an anonymous reader's request to the
 // object that holds the share; the second is what cannot be guessed.
 import type { Env } from "../env";
-import type { UserRoom } from "./room";
 
 const SHARE_ID = /^([0-9a-f]{64})([0-9a-f]{32})$/;
 
@@ -11,13 +10,12 @@ export function newShareId(env: Env, userId: string): string {
   return `${env.USER_ROOM.idFromName(userId).toString()}${random}`;
 }
 
-/** The object that holds a share of this id, or null for an id that cannot be one. */
-export function shareHolder(env: Env, id: string): DurableObjectStub<UserRoom> | null {
+/** The id of the object that holds a share of this id, or null for an id that cannot be one. */
+export function holderOf(env: Env, id: string): DurableObjectId | null {
   const m = id.match(SHARE_ID);
   if (!m) return null;
-  const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
   try {
-    return users.get(users.idFromString(m[1]));
+    return env.USER_ROOM.idFromString(m[1]);
   } catch {
     return null;
   }

@@ -13,3 +13,8 @@ export function userStub(env: Env, userId: string, faults?: { down: boolean }): 
   const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
   return users.get(users.idFromName(userId));
 }
+
+/** A user's object by its own id (a share link names it; the user stays unnamed). */
+export function userStubById(env: Env, id: DurableObjectId): UserApi {
+  return (env.USER_ROOM as DurableObjectNamespace<UserRoom>).get(id);
+}
