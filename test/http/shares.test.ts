@@ -25,7 +25,7 @@ async function sharedThread() {
   expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `plan it ${m}`, attachments: [attachment.id] } })).status).toBe(202);
   await ws.waitForRunEnd(1);
   const anonymous = (path: string) => callApp(tokenEnv, path, { headers: { "cf-connecting-ip": "203.0.113.9" } });
-  return { users, call, thread, ws, attachment, anonymous };
+  return { users, call, thread, ws, attachment, anonymous, tokenEnv };
 }
 
 describe("share links", () => {
@@ -82,7 +82,7 @@ describe("share links", () => {
   });
 
   it("a revoked link, and a deleted thread's, is 404 at once, its files too; an unknown or malformed id is 404 in the error shape", async () => {
-    const { call, thread, ws, attachment, anonymous } = await sharedThread();
+    const { call, thread, ws, attachment, anonymous, tokenEnv } = await sharedThread();
     const first = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
     const second = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
     expect((await call(`/api/shares/${first.id}`, { method: "DELETE" })).status).toBe(204);
@@ -92,7 +92,14 @@ describe("share links", () => {
     const gonePage = await anonymous(`/s/${first.id}`);
     expect(gonePage.status).toBe(404);
     expect(gonePage.headers.get("x-robots-tag")).toBe("noindex");
-    await gonePage.arrayBuffer();
+    expect((await gonePage.text()).length).toBeGreaterThan(0);
+    // A reload asks with the page's etag: still the whole page (the app says the link is gone), 404.
+    const live = await anonymous(`/s/${second.id}`);
+    const etag = live.headers.get("etag");
+    await live.arrayBuffer();
+    const reload = await callApp(tokenEnv, `/s/${first.id}`, { headers: { "cf-connecting-ip": "203.0.113.9", ...(etag ? { "if-none-match": etag } : {}) } });
+    expect(reload.status).toBe(404);
+    expect((await reload.text()).length).toBeGreaterThan(0);
     expect(await env.FILES.get(`shares/${first.id}/${attachment.id}`)).toBeNull();
     expect((await anonymous(`/api/shared/${second.id}`)).status).toBe(200);
 

@@ -76,8 +76,16 @@ export async function sharedPageAnswer(c: Context<AppEnv>): Promise<Response> {
   const holder = shareHolder(c.env, id);
   const there = holder ? (await holder.sharedThread(id)) !== null : false;
   if (!c.env.ASSETS) throw noShare();
-  const page = await c.env.ASSETS.fetch(c.req.raw);
-  return new Response(page.body, { status: there ? page.status : 404, headers: page.headers });
+  if (there) {
+    const page = await c.env.ASSETS.fetch(c.req.raw);
+    return new Response(page.body, page); // its headers become ours to add to
+  }
+  // The page whole (a reload's conditional request would get a bodiless 304), answered 404, not kept.
+  const page = await c.env.ASSETS.fetch(new Request(c.req.url));
+  const headers = new Headers(page.headers);
+  headers.set("cache-control", "no-store");
+  headers.delete("etag");
+  return new Response(page.body, { status: 404, headers });
 }
 
 /** The object that holds a share of this id, or null for an id that cannot be one. */
