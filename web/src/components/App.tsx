@@ -14,6 +14,7 @@ const TasksPage = lazy(() => import("../pages/TasksPage"));
 const ScheduledPage = lazy(() => import("../pages/ScheduledPage"));
 const UsagePage = lazy(() => import("../pages/UsagePage"));
 const ProjectPage = lazy(() => import("../pages/ProjectPage"));
+const ConnectionsPage = lazy(() => import("../pages/ConnectionsPage"));
 
 function RouteView() {
   const route = useRoute();
@@ -32,6 +33,8 @@ function RouteView() {
       return <ScheduledPage />;
     case "usage":
       return <UsagePage />;
+    case "connections":
+      return <ConnectionsPage />;
     default:
       return (
         <div className="page">

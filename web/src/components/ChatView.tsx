@@ -18,6 +18,7 @@ import { useSendMessage } from "../queries/messages";
 import { useCreateThread, usePatchThread } from "../queries/threadMutations";
 import { useThread } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
+import { approvalsState, ApprovalsContext } from "./approvalsState";
 import { ArtifactPanelContext } from "./artifactPanelState";
 import { ChatActionsContext, type ChatActions } from "./chatActions";
 import { ChatHeader } from "./ChatHeader";
@@ -37,6 +38,18 @@ function useRunAnnouncement(running: boolean, lastStatus: string | undefined): s
     if (!running && was.current) setText(lastStatus === "error" ? "The reply failed." : "Reply complete.");
     was.current = running;
   }, [running, lastStatus]);
+  return text;
+}
+
+/** Tells screen readers when a tool call starts waiting for the user (its card is far down the log). */
+function useApprovalAnnouncement(waiting: number): string {
+  const [text, setText] = useState("");
+  const was = useRef(waiting);
+  useEffect(() => {
+    if (waiting > was.current) setText(waiting === 1 ? "A tool call is waiting for your approval." : `${waiting} tool calls are waiting for your approval.`);
+    if (waiting === 0) setText("");
+    was.current = waiting;
+  }, [waiting]);
   return text;
 }
 
@@ -86,6 +99,11 @@ export function ChatView({ threadId }: { threadId: string | null }) {
     () => withArtifactCards(buildTimeline(state.messages, state.runs, state.runOrder, pending), artifacts),
     [state.messages, state.runs, state.runOrder, pending, artifacts],
   );
+
+  // The thread's calls waiting for the user: read with the thread, kept current by its socket's events (queries/approvals.ts).
+  const pendingApprovals = thread?.pendingApprovals;
+  const approvals = useMemo(() => (threadId ? approvalsState(threadId, pendingApprovals) : null), [threadId, pendingApprovals]);
+  const approvalAnnouncement = useApprovalAnnouncement(approvals?.pending.size ?? 0);
 
   const running = state.running !== null;
   const lastRun = state.runOrder.length ? state.runs[state.runOrder[state.runOrder.length - 1]] : undefined;
@@ -208,20 +226,25 @@ export function ChatView({ threadId }: { threadId: string | null }) {
 
       <ChatActionsContext.Provider value={actions}>
         <ArtifactPanelContext.Provider value={artifactPanel}>
-          <MessageList
-            items={items}
-            hasOlder={state.hasOlder}
-            loadingOlder={state.loadingOlder}
-            onLoadOlder={loadOlder}
-            onRetry={retry}
-            empty={empty}
-            highlight={highlight}
-          />
+          <ApprovalsContext.Provider value={approvals}>
+            <MessageList
+              items={items}
+              hasOlder={state.hasOlder}
+              loadingOlder={state.loadingOlder}
+              onLoadOlder={loadOlder}
+              onRetry={retry}
+              empty={empty}
+              highlight={highlight}
+            />
+          </ApprovalsContext.Provider>
         </ArtifactPanelContext.Provider>
       </ChatActionsContext.Provider>
 
       <div className="visually-hidden" aria-live="polite" role="status">
         {announcement}
+      </div>
+      <div className="visually-hidden" aria-live="polite" role="status" data-testid="approval-announcement">
+        {approvalAnnouncement}
       </div>
 
       <footer className="chat-footer">

@@ -1,10 +1,14 @@
 import type { ToolOutcome } from "@protocol";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Highlight } from "../hooks/useJumpToMessage";
+import { unplacedApprovals } from "../lib/approvals";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import type { TimelineItem } from "../lib/timeline";
 import { ActivityLine } from "./ActivityLine";
+import { ApprovalCard } from "./ApprovalRequest";
+import { useApprovals } from "./approvalsState";
 import { ArtifactCards } from "./ArtifactCards";
+import { MessageFrame } from "./MessageFrame";
 import { MessageItem } from "./MessageItem";
 import { PendingMessage } from "./PendingMessage";
 import { PipelineError } from "./PipelineError";
@@ -101,6 +105,11 @@ export function MessageList({
     return { names, results };
   }, [items]);
 
+  // Calls waiting for the user that neither a run shown live nor a stored call shows (RunGroup shows
+  // its own run's): each gets a card at the end, where the run in progress is.
+  const approvals = useApprovals();
+  const unplaced = useMemo(() => (approvals?.pending.size ? unplacedApprovals(approvals.pending.values(), items) : []), [approvals, items]);
+
   const jump = () => {
     const el = scroller.current;
     if (!el) return;
@@ -157,6 +166,12 @@ export function MessageList({
               return <ArtifactCards key={item.key} artifacts={item.artifacts} />;
           }
         })}
+        {approvals &&
+          unplaced.map((a) => (
+            <MessageFrame key={a.toolUseId} role="assistant" kind="tool_call" className="msg-block">
+              <ApprovalCard threadId={approvals.threadId} approval={a} />
+            </MessageFrame>
+          ))}
       </div>
       {showJump && (
         <button type="button" className="jump-latest" onClick={jump}>

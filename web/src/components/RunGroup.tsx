@@ -1,5 +1,6 @@
 import { memo } from "react";
 import { useThrottled } from "../hooks/useThrottled";
+import { looseApprovals } from "../lib/approvals";
 import type { LiveRun, RunBlock } from "../lib/chatState";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { answeredAgain } from "../lib/runErrors";
@@ -8,6 +9,8 @@ import type { WebView } from "../lib/webActivity";
 import type { Message, ToolOutcome } from "@protocol";
 import { ActivityLine } from "./ActivityLine";
 import { AnswerBody } from "./AnswerBody";
+import { ApprovalCard } from "./ApprovalRequest";
+import { useApprovals } from "./approvalsState";
 import { MemoryLine } from "./MemoryLine";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { AssistantText } from "./MessageItem";
@@ -88,6 +91,10 @@ export const RunGroup = memo(function RunGroup({
     if (b.kind === "tool_result") tools.results.set(b.toolUseId, { content: b.content, isError: b.isError });
   }
   const lastIndex = run.blocks.length - 1;
+  // Calls of this run that wait for the user but have no card here (the run was joined mid-way and
+  // its stream not replayed): each gets a card of its own.
+  const approvals = useApprovals();
+  const loose = approvals?.pending.size ? looseApprovals(approvals.pending.values(), run) : [];
   // Cut short by a restart and answered again by the next run: the kept partial answer says so.
   const restarted = answeredAgain(run.error);
 
@@ -117,6 +124,12 @@ export const RunGroup = memo(function RunGroup({
       {run.blocks.map((b, i) => (
         <Block key={b.key} block={b} live={run.status === "running" && i === lastIndex} tools={tools} />
       ))}
+      {approvals &&
+        loose.map((a) => (
+          <MessageFrame key={a.toolUseId} role="assistant" kind="tool_call" className="msg-block">
+            <ApprovalCard threadId={approvals.threadId} approval={a} />
+          </MessageFrame>
+        ))}
       {text}
       {run.error && !(restarted && final?.metadata.restarted) && (
         <PipelineError

@@ -4,7 +4,7 @@ import { errorText } from "../api";
 import { useListNotices } from "../hooks/useNotifications";
 import { useUnread } from "../hooks/useUnread";
 import { groupByProject, groupOfThread } from "../lib/projectGroups";
-import { Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
+import { CONNECTIONS_PATH, Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
 import { projectsQuery } from "../queries/projects";
 import { useCreateThread } from "../queries/threadMutations";
 import { useThreadList } from "../queries/threads";
@@ -21,6 +21,7 @@ const NAV: { to: string; label: string; testid: string; match: Route["name"] }[]
   { to: "/tasks", label: "Tasks", testid: "nav-tasks", match: "tasks" },
   { to: "/scheduled", label: "Scheduled", testid: "nav-scheduled", match: "scheduled" },
   { to: "/usage", label: "Usage", testid: "nav-usage", match: "usage" },
+  { to: CONNECTIONS_PATH, label: "Connections", testid: "nav-connections", match: "connections" },
 ];
 
 /** Who is signed in, and the way out; a deployment without sign-in (`none`) says so instead. */

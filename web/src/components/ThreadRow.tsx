@@ -7,12 +7,14 @@ import { formatRelative } from "../lib/format";
 import { Link, navigate, threadPath } from "../lib/router";
 import { useDeleteThread, usePatchThread } from "../queries/threadMutations";
 import { useSession } from "../session/SessionGate";
+import { ApprovalBadge } from "./ApprovalBadge";
 import { ClockIcon } from "./ClockIcon";
 import { RenameThread } from "./RenameThread";
 
 /**
- * One thread in the sidebar: its link (with a dot when it has news not seen yet, and a clock when
- * it is a scheduled thread), and rename, archive and delete (after a confirmation).
+ * One thread in the sidebar: its link (with a dot when it has news not seen yet, a badge when a tool
+ * call waits for the user's approval, and a clock when it is a scheduled thread), and rename,
+ * archive and delete (after a confirmation).
  */
 export const ThreadRow = memo(function ThreadRow({
   thread,
@@ -64,6 +66,7 @@ export const ThreadRow = memo(function ThreadRow({
       data-kind={thread.kind}
       data-status={thread.status}
       data-unread={unread ? "true" : undefined}
+      data-needs-approval={thread.pendingApprovals?.length ? "true" : undefined}
     >
       {mode === "rename" ? (
         <RenameThread
@@ -93,6 +96,7 @@ export const ThreadRow = memo(function ThreadRow({
                 <span className="visually-hidden">, new activity</span>
               </span>
             )}
+            <ApprovalBadge thread={thread} />
           </span>
         </Link>
       )}

@@ -9,6 +9,7 @@ import { ModalDialog } from "./ModalDialog";
 import { ModelSelect } from "./ModelSelect";
 import { ScheduleList } from "./ScheduleList";
 import { ShareSettings } from "./ShareSettings";
+import { ThreadConnections } from "./ThreadConnections";
 import { ThreadProject } from "./ThreadProject";
 
 /** What the deployment says of the thread's model (when it lists its models). */
@@ -25,7 +26,8 @@ function ModelFacts({ model }: { model: string }) {
 
 /**
  * The thread's own settings, in a side panel over the chat (a modal <dialog>: focus stays in it,
- * Escape closes it): its custom instructions, its model, its project, its schedules, and the user's share links.
+ * Escape closes it): its custom instructions, its model, its project, the connections (MCP servers) it
+ * offers, its schedules, and the user's share links.
  */
 export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
   const [instructions, setInstructions] = useState(thread.instructions);
@@ -124,6 +126,8 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
         </section>
 
         <ThreadProject thread={thread} />
+
+        <ThreadConnections thread={thread} />
 
         <ScheduleList thread={thread} />
 

@@ -1,5 +1,7 @@
 import { memo, useState } from "react";
 import { prettyJson, splitToolName } from "../lib/format";
+import { ApprovalRequest } from "./ApprovalRequest";
+import { useApprovals } from "./approvalsState";
 
 const PREVIEW_CHARS = 600;
 
@@ -30,8 +32,11 @@ export const ToolCallCard = memo(function ToolCallCard({
   input: unknown;
 }) {
   const { plugin, tool } = splitToolName(toolName || "tool");
+  // A call waiting for the user's approval shows the request in place of its (cut) input.
+  const approvals = useApprovals();
+  const waiting = toolUseId ? approvals?.pending.get(toolUseId) : undefined;
   return (
-    <div className="tool-card tool-call" data-testid="tool-call" data-tool-use-id={toolUseId}>
+    <div className={"tool-card tool-call" + (waiting ? " is-waiting" : "")} data-testid="tool-call" data-tool-use-id={toolUseId}>
       <div className="tool-head">
         <span className="tool-icon" aria-hidden="true">⚙</span>
         <span className="tool-title">
@@ -39,7 +44,11 @@ export const ToolCallCard = memo(function ToolCallCard({
         </span>
         {plugin && <span className="pill">{plugin}</span>}
       </div>
-      <Collapsible text={prettyJson(input ?? {})} label={`Input of ${tool}`} />
+      {waiting && approvals ? (
+        <ApprovalRequest threadId={approvals.threadId} approval={waiting} />
+      ) : (
+        <Collapsible text={prettyJson(input ?? {})} label={`Input of ${tool}`} />
+      )}
     </div>
   );
 });

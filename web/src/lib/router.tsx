@@ -1,5 +1,5 @@
 // A tiny router on the history API: `/`, `/t/<threadId>`, `/projects/<projectId>`, `/plugins`, `/context`, `/tasks`,
-// `/scheduled`, `/usage`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app).
+// `/scheduled`, `/usage`, `/settings/connections`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app).
 
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { createStore, useStore } from "./store";
@@ -13,7 +13,14 @@ export type Route =
   | { name: "tasks" }
   | { name: "scheduled" }
   | { name: "usage" }
+  | { name: "connections" }
   | { name: "notFound" };
+
+/**
+ * The MCP servers' page. The Worker's OAuth callback redirects here, with `?mcp=<serverId>` once a
+ * sign-in succeeded or `?mcp_error=<message>` when it did not.
+ */
+export const CONNECTIONS_PATH = "/settings/connections";
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
@@ -29,6 +36,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/tasks") return { name: "tasks" };
   if (path === "/scheduled") return { name: "scheduled" };
   if (path === "/usage") return { name: "usage" };
+  if (path === CONNECTIONS_PATH) return { name: "connections" };
   return { name: "notFound" };
 }
 

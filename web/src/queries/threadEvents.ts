@@ -1,5 +1,6 @@
 import type { EventFrame } from "@protocol";
 import type { QueryClient } from "@tanstack/react-query";
+import { cacheApprovalEvent } from "./approvals";
 import { cacheArtifactEvent } from "./artifacts";
 import { contextChanged } from "./contextFiles";
 import { schedulesChanged } from "./schedules";
@@ -9,10 +10,12 @@ import { putThread, threadKeys, touchThread } from "./threads";
 /**
  * What a thread's socket events change beyond the chat itself: the thread, the thread lists, tasks
  * (with their verdicts), the context files (which the model's memory tool writes), the schedules
- * (a fire moves a schedule's next time; the run's end sets its last status), the artifacts.
+ * (a fire moves a schedule's next time; the run's end sets its last status), the artifacts, the
+ * tool calls waiting for the user's approval.
  */
 export function cacheThreadEvent(qc: QueryClient, frame: EventFrame): void {
   cacheArtifactEvent(qc, frame);
+  cacheApprovalEvent(qc, frame);
   switch (frame.event) {
     case "chat:message":
       touchThread(qc, frame.data.threadId, frame.data.message.createdAt);

@@ -94,6 +94,26 @@ export function touchThread(qc: QueryClient, id: string, at: number): void {
   qc.setQueryData(threadListQuery.queryKey, (data) => mapPages(data, (threads) => threads.map(bump)));
 }
 
+/**
+ * A change to one thread's fields seen on its socket (not a whole thread from the server), in every
+ * cache that holds it. `update` answers the same thread when nothing changes: nothing is written then.
+ */
+export function updateThread(qc: QueryClient, id: string, update: (t: Thread) => Thread): void {
+  const one = qc.getQueryData(threadQuery(id).queryKey);
+  const next = one && update(one);
+  if (next && next !== one) qc.setQueryData(threadQuery(id).queryKey, next);
+  let changed = false;
+  const list = mapPages(qc.getQueryData(threadListQuery.queryKey), (threads) =>
+    threads.map((t) => {
+      if (t.id !== id) return t;
+      const updated = update(t);
+      changed ||= updated !== t;
+      return updated;
+    }),
+  );
+  if (list && changed) qc.setQueryData(threadListQuery.queryKey, list);
+}
+
 export function dropThread(qc: QueryClient, id: string): void {
   qc.removeQueries({ queryKey: threadKeys.one(id) });
   qc.setQueryData(threadListQuery.queryKey, (data) => mapPages(data, (threads) => without(threads, id)));

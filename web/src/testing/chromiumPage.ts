@@ -46,8 +46,9 @@ export async function openChromiumPage(entry: string, globalName: string): Promi
   const requests: string[] = [];
   await page.route("**/*", (route) => {
     const url = route.request().url();
-    if (url === `${PAGE_ORIGIN}/`) return route.fulfill({ contentType: "text/html", body: "<!doctype html><title>unit</title><body></body>" });
-    if (url === `${PAGE_ORIGIN}/module.js`) return route.fulfill({ contentType: "text/javascript", body: script });
+    // UTF-8 said outright: without it the page reads the script's "…" and "•" as windows-1252.
+    if (url === `${PAGE_ORIGIN}/`) return route.fulfill({ contentType: "text/html; charset=utf-8", body: "<!doctype html><title>unit</title><body></body>" });
+    if (url === `${PAGE_ORIGIN}/module.js`) return route.fulfill({ contentType: "text/javascript; charset=utf-8", body: script });
     requests.push(url);
     return route.fulfill({ status: 404, body: "" });
   });
