@@ -21,13 +21,16 @@ export const CREDENTIAL_EXPIRED = 4001;
 
 /**
  * What the model produced, as it arrives (pipeline:stream's `type` and its fields). `tool_call` and
- * `tool_result` are the app's tools (plugin tools, memory); `server_tool_call` and
+ * `tool_result` are the app's tools (plugin tools, memory); `tool_input` is the raw JSON of such a
+ * call's input as the model writes it (pieces that concatenate to the input `tool_call` then gives
+ * whole: for showing an artifact grow, nothing else relies on it); `server_tool_call` and
  * `server_tool_result` are the tools Anthropic runs (web search, web fetch); `citations` are the
  * sources of the text just streamed, which ends at offset `at` of the run's text.
  */
 export type StreamEvent =
   | { type: "text"; delta: string }
   | { type: "thinking"; delta: string }
+  | { type: "tool_input"; toolUseId: string; toolName: string; delta: string }
   | { type: "tool_call"; toolUseId: string; toolName: string; input: unknown }
   | ({ type: "tool_result"; toolUseId: string; toolName: string } & ToolOutcome)
   | { type: "server_tool_call"; toolUseId: string; toolName: string; input: unknown }

@@ -72,7 +72,7 @@ export interface TextStep extends StepTiming {
 export interface ToolUseStep extends StepTiming {
   kind: "tool_use";
   /** Each becomes a tool_use block; `id` defaults to a random "toolu_..." id. */
-  tools: { name: string; input: Record<string, unknown>; id?: string }[];
+  tools: FakeToolCall[];
   /** Optional text block before the tool_use blocks. */
   text?: string;
   chunks?: number | string[];
@@ -80,6 +80,22 @@ export interface ToolUseStep extends StepTiming {
   usage?: UsageOverride;
   /** Defaults to "tool_use". */
   stopReason?: string;
+}
+
+/**
+ * A tool_use block: content_block_start with `input: {}`, then input_json_delta pieces, the first
+ * "" (as the API sends them), each `delayMs` (the step's) after the one before.
+ */
+export interface FakeToolCall {
+  name: string;
+  /** Leave out when `chunks` gives the pieces: they are the input then. Default {}. */
+  input?: Record<string, unknown>;
+  id?: string;
+  /**
+   * How the input's JSON text is split: a number of roughly equal pieces, or the exact pieces (joined,
+   * a JSON object, or POST /_control/scripts answers 400). Default: pieces of about 12 characters.
+   */
+  chunks?: number | string[];
 }
 
 export interface ErrorStep extends StepTiming {

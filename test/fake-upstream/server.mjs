@@ -156,7 +156,7 @@ async function handleRegisterScript(state, req, res) {
     return sendJson(res, 400, { error: "expected { match: non-empty string, responses: Step[] }" });
   }
   for (const [i, step] of body.responses.entries()) {
-    const problem = step?.kind === "blocks" ? checkBlocksStep(step) : null;
+    const problem = step?.kind === "blocks" ? checkBlocksStep(step) : step?.kind === "tool_use" ? checkToolUseStep(step) : null;
     if (problem) return sendJson(res, 400, { error: `responses[${i}]: ${problem}` });
   }
   state.scripts.push({ match: body.match, steps: [...body.responses] });
@@ -462,14 +462,15 @@ class BlockWriter {
     if (!open) this.#stop(index);
   }
 
-  toolUse({ name, input = {}, id }) {
-    this.toolInput({ type: "tool_use", id: id ?? randomId("toolu_"), name, input: {} }, input);
+  /** `chunks`: how its input's JSON is split (see jsonPieces). */
+  toolUse({ name, input = {}, id, chunks }) {
+    this.toolInput({ type: "tool_use", id: id ?? randomId("toolu_"), name, input: {} }, input, chunks);
   }
 
   /** tool_use and server_tool_use: the block starts with `input: {}`, then the JSON comes in pieces. */
-  toolInput(contentBlock, input) {
+  toolInput(contentBlock, input, chunks) {
     const index = this.#start(contentBlock);
-    for (const piece of splitJson(JSON.stringify(input))) {
+    for (const piece of jsonPieces(input, chunks)) {
       this.#delta(index, { type: "input_json_delta", partial_json: piece });
     }
     this.#stop(index);
@@ -576,9 +577,26 @@ function splitEvenly(text, count) {
   return pieces;
 }
 
-/** Like the API: an empty first fragment, then the JSON text in (at least two) pieces. */
-function splitJson(json) {
-  return ["", ...splitEvenly(json, Math.max(2, Math.ceil(json.length / 12)))];
+/**
+ * Like the API: an empty first fragment, then the input's JSON text in pieces: `chunks` of them
+ * (a number), exactly the pieces given (an array, which then is the input: `input` is not used), or
+ * by default pieces of about 12 characters (at least two).
+ */
+function jsonPieces(input, chunks) {
+  if (Array.isArray(chunks)) return ["", ...chunks];
+  const json = JSON.stringify(input);
+  return ["", ...splitEvenly(json, typeof chunks === "number" ? chunks : Math.max(2, Math.ceil(json.length / 12)))];
+}
+
+/** A tool's pieces given as an array must make a JSON object, or the SDK could not parse the input. */
+function checkToolUseStep(step) {
+  for (const [i, tool] of (step.tools ?? []).entries()) {
+    if (!Array.isArray(tool?.chunks)) continue;
+    if (!tool.chunks.every((c) => typeof c === "string")) return `tools[${i}].chunks must be strings`;
+    const input = safeParseJson(tool.chunks.join(""));
+    if (!input || typeof input !== "object" || Array.isArray(input)) return `tools[${i}].chunks must join to a JSON object`;
+  }
+  return null;
 }
 
 function defaultSignature(text) {

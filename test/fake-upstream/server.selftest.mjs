@@ -169,6 +169,38 @@ test("tool_use input is streamed as input_json_delta pieces and reassembled by t
   assert.ok(jsonPieces.length >= 3 + 3, `expected 3+ pieces per tool, got ${jsonPieces.length}`);
 });
 
+test("a tool's input can be split into given pieces or a count of them, each after the step's delay", async () => {
+  const token = uniqueToken();
+  const pieces = ['{"title":"Poem",', '"content":"one\\n', "two\\u00e9", '"}'];
+  await script(token, [
+    { kind: "tool_use", delayMs: 40, tools: [{ name: "artifacts__create", chunks: pieces, id: "toolu_pieces" }, { name: "even", input: { text: "x".repeat(40) }, chunks: 4 }] },
+  ]);
+  const stream = sdk().messages.stream(params(`pieces ${token}`));
+  const deltas = [];
+  stream.on("streamEvent", (e) => {
+    if (e.type === "content_block_delta" && e.delta.type === "input_json_delta") deltas.push({ index: e.index, json: e.delta.partial_json, at: performance.now() });
+  });
+  const message = await stream.finalMessage();
+
+  assert.deepEqual(message.content[0].input, { title: "Poem", content: "one\ntwoé" });
+  assert.deepEqual(deltas.filter((d) => d.index === 0).map((d) => d.json), ["", ...pieces]);
+  const even = deltas.filter((d) => d.index === 1).map((d) => d.json);
+  assert.equal(even.length, 1 + 4);
+  assert.equal(even.join(""), JSON.stringify({ text: "x".repeat(40) }));
+  assert.deepEqual(message.content[1].input, { text: "x".repeat(40) });
+  // The pieces come the step's delay apart (timers may fire a little early).
+  const gaps = deltas.slice(1).map((d, i) => d.at - deltas[i].at);
+  assert.ok(gaps.every((g) => g >= 30), `gaps between pieces: ${gaps.map(Math.round).join(", ")}`);
+
+  const res = await fetch(`${fake.url}/_control/scripts`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ match: uniqueToken(), responses: [{ kind: "tool_use", tools: [{ name: "x", chunks: ['{"a":', "1"] }] }] }),
+  });
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error, /responses\[0\]: tools\[0\]\.chunks must join to a JSON object/);
+});
+
 test("HTTP errors surface as the matching SDK error classes", async () => {
   const token = uniqueToken();
   await script(token, [

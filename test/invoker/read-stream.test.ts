@@ -63,10 +63,11 @@ describe("readStream", () => {
     expect(progress).toEqual({ started: true, usage: message.usage });
   });
 
-  it("tells a tool call once its input is whole, parsed from the JSON pieces", async () => {
+  it("tells a tool's input as its JSON pieces come (tool_input), then the call once it is whole", async () => {
     const { run, told } = await read([
       start(),
       block(0, { type: "tool_use", id: "toolu_1", name: "time__now", input: {} }),
+      delta(0, { type: "input_json_delta", partial_json: "" }),
       delta(0, { type: "input_json_delta", partial_json: '{"zone":' }),
       delta(0, { type: "input_json_delta", partial_json: '"UTC"}' }),
       stop(0),
@@ -76,6 +77,9 @@ describe("readStream", () => {
     ]);
     const message = await run;
     expect(told).toEqual([
+      // The API's empty first piece tells nothing.
+      { type: "tool_input", toolUseId: "toolu_1", toolName: "time__now", delta: '{"zone":' },
+      { type: "tool_input", toolUseId: "toolu_1", toolName: "time__now", delta: '"UTC"}' },
       { type: "tool_call", toolUseId: "toolu_1", toolName: "time__now", input: { zone: "UTC" } },
       { type: "tool_call", toolUseId: "toolu_2", toolName: "time__now", input: {} },
       { type: "content_end" },
@@ -112,6 +116,7 @@ describe("readStream", () => {
       ...end("end_turn", { output_tokens: 9, server_tool_use: { web_search_requests: 2, web_fetch_requests: 1 } }),
     ]);
     const message = await run;
+    // A server tool's input is told whole (no tool_input): the app shows its query, not its JSON.
     expect(told).toEqual([
       { type: "server_tool_call", toolUseId: "srvtoolu_1", toolName: "web_search", input: { query: "cats" } },
       { type: "server_tool_result", toolUseId: "srvtoolu_1", toolName: "web_search", sources: [{ url: "https://a.test", title: "A", pageAge: "1 day" }] },
@@ -186,6 +191,18 @@ describe("readStream", () => {
     const { run, progress } = await read([start(), block(0, { type: "text", text: "" }), delta(0, { type: "text_delta", text: "Hal" })]);
     await expect(run).rejects.toBeInstanceOf(CutStreamError);
     expect(progress).toEqual({ started: true, usage: { inputTokens: 100, outputTokens: 1, cacheReadTokens: 10, cacheWriteTokens: 5 } });
+  });
+
+  it("counts a tool's streaming input as started: the user saw it grow, a retry would show it again", async () => {
+    const { run, told, progress } = await read([
+      start(),
+      block(0, { type: "tool_use", id: "toolu_1", name: "artifacts__create", input: {} }),
+      delta(0, { type: "input_json_delta", partial_json: "" }),
+      delta(0, { type: "input_json_delta", partial_json: '{"title":"Pl' }),
+    ]);
+    await expect(run).rejects.toBeInstanceOf(CutStreamError);
+    expect(told).toEqual([{ type: "tool_input", toolUseId: "toolu_1", toolName: "artifacts__create", delta: '{"title":"Pl' }]);
+    expect(progress.started).toBe(true);
   });
 
   it("counts a response as started only once something reached the user", async () => {

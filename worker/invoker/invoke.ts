@@ -121,7 +121,8 @@ export class Invoker {
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
     // Text after a tool (ours or the server's) starts a new paragraph, on the wire and in the stored
-    // message alike: the model's text on either side of a search is often not spaced.
+    // message alike: the model's text on either side of a search is often not spaced. A tool's input
+    // as it streams (tool_input) is not yet a tool: its tool_call, which follows, is.
     let afterTool = false;
     const onEvent = (e: StreamEvent) => {
       if (e.type === "citations") e = { ...e, at: output.length };
@@ -132,7 +133,7 @@ export class Invoker {
         }
         afterTool = false;
         output += e.delta;
-      } else if (e.type !== "thinking" && e.type !== "citations") afterTool = true;
+      } else if (e.type !== "thinking" && e.type !== "citations" && e.type !== "tool_input") afterTool = true;
       req.onEvent(e);
     };
     try {

@@ -83,7 +83,11 @@ class Reader {
     return { content: toParams(this.blocks), usage: this.usage, stopReason: this.stopReason };
   }
 
-  /** Text and thinking reach the user as they come; the other blocks once they are whole. */
+  /**
+   * Text, thinking and the input of the app's own tools (an artifact growing in its panel) reach the
+   * user as they come; the other blocks once they are whole (a server tool's input too: its card
+   * shows the query or URL, not its JSON half-written).
+   */
   private delta(block: Block | undefined, d: Delta): void {
     switch (d.type) {
       case "text_delta":
@@ -98,7 +102,13 @@ class Reader {
         if (block?.type === "thinking") block.signature += d.signature;
         return;
       case "input_json_delta":
-        if (block?.type === "tool_use" || block?.type === "server_tool_use") block.json += d.partial_json;
+        if (block?.type === "server_tool_use") block.json += d.partial_json;
+        else if (block?.type === "tool_use") {
+          block.json += d.partial_json;
+          // Shown like text, so it counts as started: a retry would show the preview twice, under
+          // another tool use id. (The API's first piece is often "": nothing to tell.)
+          if (d.partial_json) this.shown({ type: "tool_input", toolUseId: block.id, toolName: block.name, delta: d.partial_json });
+        }
         return;
       case "citations_delta":
         if (block?.type === "text") (block.citations ??= []).push(d.citation);

@@ -1,4 +1,4 @@
-import type { EventFrame, EventMap, EventName } from "../../protocol";
+import type { EventFrame, EventMap, EventName, StreamEvent } from "../../protocol";
 import type { BroadcastFrame } from "../plugins/contract";
 import type { RoomStore } from "./store";
 
@@ -45,27 +45,34 @@ export class Broadcaster {
   }
 }
 
-type DeltaKind = "text" | "thinking";
+/** The stream events a coalescer merges: text, thinking, and a tool's input as it streams. */
+export type DeltaEvent = Extract<StreamEvent, { delta: string }>;
+
+/** What may merge: deltas of the same type, and for a tool's input, of the same call (two never mix). */
+const kindOf = (e: DeltaEvent): string => (e.type === "tool_input" ? `tool_input:${e.toolUseId}` : e.type);
 
 /**
  * Token deltas, coalesced: the first goes out at once, later ones at most once per `intervalMs`,
- * so a fast stream is a few frames a second per thread instead of one per token.
+ * so a fast stream is a few frames a second per thread instead of one per token. A delta of another
+ * kind sends what is buffered first, so the kinds keep their order on the wire.
  */
 export class DeltaCoalescer {
-  private kind: DeltaKind | null = null;
-  private buffer = "";
+  private kind: string | null = null;
+  private buffered: DeltaEvent | null = null;
   private lastFlush = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly intervalMs: number,
-    private readonly send: (kind: DeltaKind, delta: string) => void,
+    private readonly send: (e: DeltaEvent) => void,
   ) {}
 
-  push(kind: DeltaKind, delta: string): void {
+  push(e: DeltaEvent): void {
+    const kind = kindOf(e);
     if (this.kind !== kind) this.flush();
     this.kind = kind;
-    this.buffer += delta;
+    if (this.buffered) this.buffered.delta += e.delta;
+    else this.buffered = { ...e };
     if (this.timer) return;
     const wait = this.lastFlush + this.intervalMs - Date.now();
     if (wait <= 0) this.flush();
@@ -76,11 +83,11 @@ export class DeltaCoalescer {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.buffer && this.kind) {
-      const delta = this.buffer;
-      this.buffer = "";
+    const e = this.buffered;
+    this.buffered = null;
+    if (e?.delta) {
       this.lastFlush = Date.now();
-      this.send(this.kind, delta);
+      this.send(e);
     }
   }
 }

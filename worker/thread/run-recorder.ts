@@ -18,9 +18,7 @@ export class RunRecorder {
     readonly run: RunInfo,
   ) {
     const { threadId, runId } = run;
-    this.coalescer = new DeltaCoalescer(parts.config.streamFlushMs, (type, delta) =>
-      parts.events.emit("pipeline:stream", { threadId, runId, type, delta }),
-    );
+    this.coalescer = new DeltaCoalescer(parts.config.streamFlushMs, (e) => parts.events.emit("pipeline:stream", { threadId, runId, ...e }));
   }
 
   /** A pipeline step: the event, then the plugins that follow steps (activity). */
@@ -32,11 +30,16 @@ export class RunRecorder {
   }
 
   stream(e: StreamEvent): void {
+    // A tool's input as it streams is for the sockets alone (the web app shows an artifact growing).
+    // Plugins do not hear it and the run's record does not keep it: its tool_call follows with the
+    // input whole, so the pieces tell them nothing they do not get then, and an artifact's content
+    // (up to 1 MiB) in pieces of a few characters would be thousands of calls to every plugin.
+    if (e.type === "tool_input") return this.coalescer.push(e);
     this.track(this.parts.plugins.notify("onStreamEvent", e, this.run));
     const last = this.streamEvents.at(-1);
     if ((e.type === "text" || e.type === "thinking") && last?.type === e.type) last.delta += e.delta;
     else this.streamEvents.push({ ...e });
-    if (e.type === "text" || e.type === "thinking") this.coalescer.push(e.type, e.delta);
+    if (e.type === "text" || e.type === "thinking") this.coalescer.push(e);
     else {
       this.coalescer.flush();
       if (e.type === "tool_call") this.parts.store.runs.toolRan(this.run.runId);

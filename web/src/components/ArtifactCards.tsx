@@ -1,20 +1,65 @@
 import type { ArtifactInfo, ArtifactType } from "@protocol";
 import { memo } from "react";
+import { lineCount, type ArtifactDraft } from "../lib/artifactDrafts";
 import { artifactKind } from "../lib/artifacts";
 import { useArtifactPanelState } from "./artifactPanelState";
 
 const ICONS: Record<ArtifactType, string> = { markdown: "¶", code: "</>", html: "◧", svg: "◇", mermaid: "⇄" };
 
-/** The artifacts an exchange wrote, after its answer: each a card that opens the side panel. */
-export const ArtifactCards = memo(function ArtifactCards({ artifacts }: { artifacts: ArtifactInfo[] }) {
+/**
+ * The artifacts an exchange wrote, after its answer: each a card that opens the side panel; then
+ * those it is writing (`drafts`), each a card that opens its growing content there.
+ */
+export const ArtifactCards = memo(function ArtifactCards({ artifacts, drafts = [] }: { artifacts: ArtifactInfo[]; drafts?: ArtifactDraft[] }) {
   return (
     <div className="artifact-cards" data-testid="artifact-cards">
       {artifacts.map((a) => (
         <ArtifactCard key={a.id} artifact={a} />
       ))}
+      {drafts.map((d) => (
+        <DraftCard key={d.toolUseId} draft={d} />
+      ))}
     </div>
   );
 });
+
+/** An artifact being written: its title and kind as far as they came, and how much of it there is. */
+function DraftCard({ draft: d }: { draft: ArtifactDraft }) {
+  const panel = useArtifactPanelState();
+  const open = panel?.openId === d.toolUseId;
+  const title = d.title || "Untitled";
+  const kind = d.type ? artifactKind({ type: d.type, language: d.language }) : "Artifact";
+  const lines = lineCount(d.content);
+  const doing = d.complete ? "saving" : d.artifactId ? "writing a new version" : "writing";
+  return (
+    <button
+      type="button"
+      className={"artifact-card is-draft" + (open ? " is-open" : "")}
+      data-testid="artifact-draft-card"
+      data-tool-use-id={d.toolUseId}
+      data-artifact-id={d.artifactId ?? undefined}
+      aria-pressed={open}
+      aria-busy="true"
+      aria-label={`Open the artifact ${title} (${kind}, ${doing})`}
+      onClick={() => panel?.open(d.toolUseId)}
+    >
+      <span className="artifact-card-icon" aria-hidden="true">
+        {(d.type && ICONS[d.type]) ?? "□"}
+      </span>
+      <span className="artifact-card-text">
+        <span className="artifact-card-title" data-testid="artifact-card-title">
+          {title}
+        </span>
+        <span className="artifact-card-meta">
+          {kind} · <span data-testid="artifact-draft-progress">{d.complete ? "Saving…" : `Writing… ${lines} ${lines === 1 ? "line" : "lines"}`}</span>
+        </span>
+      </span>
+      <span className="artifact-card-open" aria-hidden="true">
+        {open ? "Shown" : "Open"}
+      </span>
+    </button>
+  );
+}
 
 function ArtifactCard({ artifact: a }: { artifact: ArtifactInfo }) {
   const panel = useArtifactPanelState();

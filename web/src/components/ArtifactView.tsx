@@ -1,7 +1,8 @@
 import type { Artifact } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
-import { memo, useMemo, useState } from "react";
+import { memo, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { errorText } from "../api";
+import { useThrottled } from "../hooks/useThrottled";
 import { htmlFrame, mermaidFrame, svgFrame } from "../lib/artifactFrame";
 import { languageKey } from "../lib/artifacts";
 import { highlight } from "../lib/markdown";
@@ -42,6 +43,38 @@ function CodeView({ content, language }: { content: string; language: string | n
     <div className="artifact-scroll" data-testid="artifact-content" data-type="code">
       <pre className="artifact-code">
         <code className={"hljs" + (language ? ` language-${languageKey(language)}` : "")} dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    </div>
+  );
+}
+
+/**
+ * The content of an artifact being written, as source (nothing of it is rendered or run until it is
+ * whole), redrawn at most every 120 ms; kept scrolled to its end while the reader is there.
+ */
+export function DraftSource({ content }: { content: string }) {
+  const shown = useThrottled(content, 120);
+  const scroller = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+  }, [shown]);
+  return (
+    <div
+      ref={scroller}
+      className="artifact-scroll"
+      data-testid="artifact-content"
+      data-type="source"
+      data-draft="true"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+      }}
+    >
+      <pre className="artifact-code">
+        {shown}
+        <span className="caret" aria-hidden="true" />
       </pre>
     </div>
   );

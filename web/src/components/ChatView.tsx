@@ -10,6 +10,7 @@ import { useThreadChat } from "../hooks/useThreadChat";
 import { useThreadTimeZone } from "../hooks/useThreadTimeZone";
 import { useUploads } from "../hooks/useUploads";
 import { withArtifactCards } from "../lib/artifactCards";
+import { artifactDrafts, writtenBy } from "../lib/artifactDrafts";
 import { lastUserMessage } from "../lib/branches";
 import { Link, navigate, threadPath } from "../lib/router";
 import { buildTimeline } from "../lib/timeline";
@@ -94,10 +95,12 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   }, [threadId]);
 
   const artifacts = useThreadArtifacts(threadId);
-  const artifactPanel = useArtifactPanel();
+  // Artifacts being written (their tool call's input streaming): cards and a panel that grow.
+  const drafts = useMemo(() => artifactDrafts(state.runs, state.runOrder, artifacts), [state.runs, state.runOrder, artifacts]);
+  const artifactPanel = useArtifactPanel(drafts, (toolUseId) => writtenBy(state.runs, toolUseId));
   const items = useMemo(
-    () => withArtifactCards(buildTimeline(state.messages, state.runs, state.runOrder, pending), artifacts),
-    [state.messages, state.runs, state.runOrder, pending, artifacts],
+    () => withArtifactCards(buildTimeline(state.messages, state.runs, state.runOrder, pending), artifacts, drafts),
+    [state.messages, state.runs, state.runOrder, pending, artifacts, drafts],
   );
 
   // The thread's calls waiting for the user: read with the thread, kept current by its socket's events (queries/approvals.ts).
@@ -271,7 +274,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
 
       {threadId && artifactPanel.openId && (
         <Suspense fallback={<aside className="artifact-panel" aria-busy="true" />}>
-          <ArtifactPanel key={artifactPanel.openId} threadId={threadId} artifactId={artifactPanel.openId} onClose={artifactPanel.close} />
+          <ArtifactPanel key={artifactPanel.openId} threadId={threadId} artifactId={artifactPanel.openId} draft={artifactPanel.draft} onClose={artifactPanel.close} />
         </Suspense>
       )}
 

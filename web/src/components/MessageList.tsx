@@ -163,7 +163,7 @@ export function MessageList({
             case "pending":
               return <PendingMessage key={item.key} item={item.item} />;
             case "artifacts":
-              return <ArtifactCards key={item.key} artifacts={item.artifacts} />;
+              return <ArtifactCards key={item.key} artifacts={item.artifacts} drafts={item.drafts} />;
           }
         })}
         {approvals &&

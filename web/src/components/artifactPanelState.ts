@@ -3,7 +3,7 @@
 import { createContext, useContext } from "react";
 
 export interface ArtifactPanelState {
-  /** The artifact the panel shows; null when it is closed. */
+  /** The artifact the panel shows (an artifact being written: its tool use id); null when it is closed. */
   openId: string | null;
   open: (id: string) => void;
 }

@@ -19,6 +19,15 @@ export type RunBlock =
   | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
   | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
 
+/** A tool call's input as it streams (tool_input): the JSON text so far, until the call is done. */
+export interface ToolInput {
+  toolUseId: string;
+  toolName: string;
+  json: string;
+  /** Its tool_call came: the input is whole, the tool runs. */
+  complete: boolean;
+}
+
 /** A run seen (at least partly) over the socket during this page's life. */
 export interface LiveRun {
   runId: string;
@@ -32,6 +41,13 @@ export interface LiveRun {
   text: string;
   /** Web searches and fetches (search cards) and the citations of the text. */
   web: WebView;
+  /**
+   * Tool calls whose input is streaming or whose tool runs, in stream order: each leaves with its
+   * result, with the artifact it wrote (artifact:updated), or with the run's end.
+   */
+  inputs: ToolInput[];
+  /** The artifact each of this run's tool calls wrote, by tool use id (what a preview became). */
+  wrote: Readonly<Record<string, string>>;
   model?: string;
   usage?: Usage;
   durationMs?: number;
@@ -82,7 +98,7 @@ export const initialChatState = (threadId: string | null): ChatState => ({
 });
 
 function newRun(runId: string, messageId: string | null, at: number): LiveRun {
-  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, startedAt: at };
+  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, inputs: [], wrote: {}, startedAt: at };
 }
 
 /** Returns state with `runId` present (created when unknown, e.g. joined mid-run), then updated. */
@@ -107,10 +123,44 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
 
 const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
 
+/** The run with `toolUseId`'s streaming input changed by `change` (or gone, when it answers null). */
+function withInput(run: LiveRun, toolUseId: string, change: (input: ToolInput) => ToolInput | null): LiveRun {
+  const at = run.inputs.findIndex((i) => i.toolUseId === toolUseId);
+  if (at < 0) return run;
+  const changed = change(run.inputs[at]);
+  const inputs = [...run.inputs];
+  if (changed) inputs[at] = changed;
+  else inputs.splice(at, 1);
+  return { ...run, inputs };
+}
+
+/** A piece of a tool call's input: added to what came of it (a page that joined mid-input starts there). */
+function addInput(run: LiveRun, data: Extract<StreamData, { type: "tool_input" }>): LiveRun {
+  if (!run.inputs.some((i) => i.toolUseId === data.toolUseId)) {
+    return { ...run, inputs: [...run.inputs, { toolUseId: data.toolUseId, toolName: data.toolName, json: data.delta, complete: false }] };
+  }
+  return withInput(run, data.toolUseId, (i) => ({ ...i, json: i.json + data.delta }));
+}
+
+/**
+ * An artifact was written: by the tool call of `run` that is running, the first whose call came and
+ * whose result has not (a response's calls run one after another, in order, once it is whole, and a
+ * write is announced before its result). That call's input leaves: the artifact it became replaces
+ * its preview.
+ */
+function artifactWritten(run: LiveRun, artifactId: string): LiveRun {
+  const done = new Set(run.blocks.flatMap((b) => (b.kind === "tool_result" ? [b.toolUseId] : [])));
+  const call = run.blocks.find((b) => b.kind === "tool_call" && !done.has(b.toolUseId));
+  if (call?.kind !== "tool_call") return run;
+  return withInput({ ...run, wrote: { ...run.wrote, [call.toolUseId]: artifactId } }, call.toolUseId, () => null);
+}
+
 function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
   switch (data.type) {
     case "text":
       return { ...run, text: run.text + data.delta };
+    case "tool_input":
+      return addInput(run, data);
     case "thinking": {
       const last = run.blocks[run.blocks.length - 1];
       if (last?.kind === "thinking") {
@@ -121,9 +171,9 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
       return withBlock(run, { kind: "thinking", key, text: data.delta });
     }
     case "tool_call":
-      return withBlock(run, { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input });
+      return withBlock(withInput(run, data.toolUseId, (i) => ({ ...i, complete: true })), { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input });
     case "tool_result":
-      return withBlock(run, { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError });
+      return withBlock(withInput(run, data.toolUseId, () => null), { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError });
     case "server_tool_call":
     case "server_tool_result":
     case "citations":
@@ -195,7 +245,7 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
     }
     case "pipeline:complete": {
       const { runId, durationMs, commandsHandled } = frame.data;
-      const next = withRun(state, runId, at, (r) => ({ ...r, status: "complete", durationMs, commandsHandled }));
+      const next = withRun(state, runId, at, (r) => ({ ...r, status: "complete", durationMs, commandsHandled, inputs: [] }));
       return { ...next, running: state.running === runId ? null : state.running };
     }
     case "pipeline:error": {
@@ -205,8 +255,13 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
         status: "error",
         error: { code, message, retryable },
         durationMs: r.durationMs ?? at - r.startedAt,
+        inputs: [],
       }));
       return { ...next, running: state.running === runId ? null : state.running };
+    }
+    case "artifact:updated": {
+      const run = state.runs[frame.data.runId];
+      return run ? { ...state, runs: { ...state.runs, [run.runId]: artifactWritten(run, frame.data.artifact.id) } } : state;
     }
     default:
       return state;

@@ -10,6 +10,7 @@
 // - Pending (unacknowledged) sends come last.
 
 import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type ArtifactInfo, type Message, type MessageKind, type Usage } from "@protocol";
+import type { ArtifactDraft } from "./artifactDrafts";
 import type { LiveRun } from "./chatState";
 import type { OutboxItem } from "./outbox";
 import { answeredAgain } from "./runErrors";
@@ -41,8 +42,11 @@ export type TimelineItem =
   | { type: "error"; key: string; runId: string; code: string; message?: string; retryable?: boolean; retryContent: string | null }
   | { type: "run"; key: string; run: LiveRun; final: Message | null; retryContent: string | null }
   | { type: "pending"; key: string; item: OutboxItem }
-  /** The cards of the artifacts an exchange wrote, after it (placed by artifactCards.ts, not here). */
-  | { type: "artifacts"; key: string; artifacts: ArtifactInfo[] };
+  /**
+   * The cards of the artifacts an exchange wrote, after it, and of those it is writing (placed by
+   * artifactCards.ts, not here).
+   */
+  | { type: "artifacts"; key: string; artifacts: ArtifactInfo[]; drafts?: ArtifactDraft[] };
 
 const ACTIVITY_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status"]);
 const RUN_DETAIL_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
