@@ -19,6 +19,13 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   const port = Number(process.env.FAKE_UPSTREAM_PORT) || (await freePort());
   process.env.FAKE_UPSTREAM_PORT = String(port);
+  // The MCP servers the tests connect to, and their control API (test/global-setup.ts).
+  const mcpPort = Number(process.env.MCP_TEST_PORT) || (await freePort());
+  const controlPort = Number(process.env.MCP_CONTROL_PORT) || (await freePort());
+  process.env.MCP_TEST_PORT = String(mcpPort);
+  process.env.MCP_CONTROL_PORT = String(controlPort);
+  const proxyPort = Number(process.env.MCP_PROXY_PORT) || (await freePort());
+  process.env.MCP_PROXY_PORT = String(proxyPort);
   // wrangler.toml's assets folder must exist; a page stands in for the web build the tests do not need.
   mkdirSync("dist/client", { recursive: true });
   if (!existsSync("dist/client/index.html")) writeFileSync("dist/client/index.html", "<!doctype html><title>test</title>");
@@ -40,6 +47,15 @@ export default defineConfig(async () => {
             USER_DAILY_COST_USD: "50",
             // Schedules every 2 s, so a test can wait for a fire (test/thread/schedules.test.ts).
             SCHEDULE_MIN_INTERVAL_S: "2",
+            // The tests' MCP servers are on 127.0.0.1 (test/mcp/server.mjs).
+            MCP_ALLOW_LOCAL: "1",
+            MCP_TEST_URL: `http://127.0.0.1:${mcpPort}`,
+            MCP_CONTROL_URL: `http://127.0.0.1:${controlPort}`,
+            MCP_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+            // Approvals decline by themselves after 3 s (test/thread/approvals.test.ts waits for one).
+            APPROVAL_TIMEOUT_S: "3",
+            // A short wait for a tool call (test/user/mcp.test.ts makes one time out).
+            MCP_TOOL_TIMEOUT_MS: "1500",
           },
           // Real limiters: wrangler.toml's, loose enough for the suites, and a tight one to hit.
           ratelimits: {

@@ -25,6 +25,7 @@ import type {
   ThreadStatus,
   UsageTotals,
 } from "./shapes";
+import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 
 export interface Health {
   ok: true;
@@ -63,7 +64,7 @@ export interface Api {
   };
   "GET /api/threads/:id": { response: { thread: Thread } };
   "PATCH /api/threads/:id": {
-    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string; projectId?: string | null };
+    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string; projectId?: string | null; mcpOff?: string[] };
     response: { thread: Thread };
   };
   "DELETE /api/threads/:id": { response: null };
@@ -118,6 +119,11 @@ export interface Api {
   "GET /api/shared/:shareId/files/:fileId": { response: Blob };
   "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
   "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
+  "POST /api/mcp/servers": { body: McpServerBody; response: { server: McpServer } };
+  "GET /api/mcp/servers": { response: { servers: McpServer[] } };
+  "PATCH /api/mcp/servers/:serverId": { body: McpServerPatch; response: { server: McpServer } };
+  "DELETE /api/mcp/servers/:serverId": { response: null };
+  "POST /api/threads/:id/runs/:runId/approvals/:toolUseId": { body: { approve: boolean }; response: { approval: PendingApproval; approve: boolean } };
 }
 
 /** A schedule as a client writes it: at most one of `at`, `every`, `cron` (exactly one on create). */

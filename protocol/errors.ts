@@ -10,6 +10,8 @@ export const API_ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  /** A server the app reached for the user (an MCP server) failed or does not speak its protocol. */
+  upstream_error: 502,
   unavailable: 503,
 } as const;
 

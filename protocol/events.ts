@@ -1,6 +1,7 @@
 // The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
+import type { PendingApproval } from "./mcp";
 import type { ArtifactInfo, Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
@@ -72,6 +73,8 @@ export interface EventMap {
   "schedule:fired": { threadId: string; scheduleId: string; messageId: string };
   /** The owner's context files changed during a run (the model wrote its memory): pages showing them reload. */
   "context:changed": { threadId: string; paths: string[] };
+  /** A tool call waits for the user: POST .../approvals/:toolUseId decides (thread:updated follows). */
+  "tool:approval": { threadId: string } & PendingApproval;
 }
 
 export type EventName = keyof EventMap;

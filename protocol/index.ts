@@ -5,3 +5,4 @@ export * from "./events";
 export * from "./api";
 export * from "./limits";
 export * from "./web-activity";
+export * from "./mcp";

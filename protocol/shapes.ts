@@ -1,4 +1,5 @@
 // The resources of PROTOCOL.md as they travel: declared here once, for the Worker and the web app.
+import type { PendingApproval } from "./mcp";
 
 export const THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
 export const THREAD_STATUSES = ["open", "active", "completed", "failed", "archived"] as const;
@@ -34,6 +35,10 @@ export interface Thread {
   timezone?: string;
   /** The project the thread is in (null: none). */
   projectId?: string | null;
+  /** The ids of the user's MCP servers this thread does not offer the model (its settings). */
+  mcpOff?: string[];
+  /** Tool calls of this thread's run waiting for the user's approval (the sidebar's badge). */
+  pendingApprovals?: PendingApproval[];
 }
 
 /** A project: threads that share instructions, files and memory. */

@@ -49,6 +49,8 @@ function writeEnvFile() {
   }
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(".wrangler/dev.env", lines.join("\n") + "\n", { mode: 0o600 });
+  // npm run dev is this machine: MCP servers on localhost may be connected (never on a deployment).
+  if (!lines.some((l) => l.startsWith("MCP_ALLOW_LOCAL="))) lines.push("MCP_ALLOW_LOCAL=1");
   const keyed = lines.some((l) => l.startsWith("ANTHROPIC_API_KEY="));
   console.log(keyed ? "Model: Anthropic (ANTHROPIC_API_KEY is set)" : "Model: offline (no ANTHROPIC_API_KEY): the app answers with a local stand-in model");
 }

@@ -6,6 +6,9 @@ declare global {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
       TIGHT_LIMITER: RateLimit;
+      MCP_TEST_URL: string;
+      MCP_CONTROL_URL: string;
+      MCP_PROXY_URL: string;
     }
   }
 }

@@ -60,6 +60,10 @@ export interface Env {
   MAX_SCHEDULES_PER_USER?: string;
   /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
   DEV_FAULTS?: string;
+  /** MCP: a tool call's limit (ms), how long a call waits for the user's approval (s), and "1" to reach localhost (npm run dev, tests). */
+  MCP_TOOL_TIMEOUT_MS?: string;
+  APPROVAL_TIMEOUT_S?: string;
+  MCP_ALLOW_LOCAL?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -95,6 +99,9 @@ export interface Config {
   d1LatencyMs: number;
   devFaults: boolean;
   userStorageQuotaBytes: number;
+  mcpToolTimeoutMs: number;
+  approvalTimeoutMs: number;
+  mcpAllowLocal: boolean;
 }
 
 export const VERSION = "0.2.0";
@@ -137,6 +144,9 @@ export function configOf(env: Env): Config {
       d1LatencyMs: numberVar(env.D1_LATENCY_MS, 0),
       devFaults: env.DEV_FAULTS === "1",
       userStorageQuotaBytes: numberVar(env.USER_STORAGE_QUOTA_BYTES, 100 * 1024 * 1024),
+      mcpToolTimeoutMs: numberVar(env.MCP_TOOL_TIMEOUT_MS, 60_000),
+      approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,
+      mcpAllowLocal: env.MCP_ALLOW_LOCAL === "1",
     };
     parsed.set(env, config);
   }

@@ -21,6 +21,7 @@ interface Ids {
   share: string;
   project: string;
   projectFile: string;
+  server: string;
 }
 
 /** Alice's project, with a file, that her thread is in. */
@@ -47,6 +48,13 @@ async function aliceArtifact(threadId: string): Promise<string> {
   return artifacts[0].id;
 }
 
+/** Alice's MCP server (its name holds the word Bob must never see; its header's value too). */
+async function aliceServer(): Promise<string> {
+  const res = await alice("/api/mcp/servers", { body: { name: WORD, url: `${env.MCP_TEST_URL}/tools/mcp`, headers: { "x-key": WORD } } });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json<any>()).server.id;
+}
+
 /** Alice's thread with an answered message, an attachment, a task, a context file, a schedule and an artifact. */
 async function aliceData(): Promise<Ids> {
   const thread = await createThreadVia(alice, { name: `alice ${WORD}` });
@@ -71,7 +79,7 @@ async function aliceData(): Promise<Ids> {
   const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
   expect(made.status).toBe(201);
   const { schedule } = await made.json<any>();
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id, ...(await aliceProject(thread.id)) };
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id, ...(await aliceProject(thread.id)), server: await aliceServer() };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -91,6 +99,7 @@ async function snapshot(ids: Ids) {
     shares: await read("/api/shares"),
     projects: await read("/api/projects"),
     projectFiles: await read(`/api/projects/${ids.project}/files`),
+    servers: await read("/api/mcp/servers"),
     context: await read(`/api/context/${ids.path}`),
     runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -206,6 +215,16 @@ const PROBES: Record<Route, Probe> = {
     expect(await res.text()).not.toContain(users.alice.id);
   },
   "GET /api/threads/:id/artifacts/:artifactId": notFound((i) => `/api/threads/${i.thread}/artifacts/${i.artifact}`),
+  "POST /api/mcp/servers": async () => {
+    // Bob's own server, with Alice's name: names are per user.
+    const res = await bob("/api/mcp/servers", { body: { name: WORD.slice(0, 8), url: `${env.MCP_TEST_URL}/tools/mcp` } });
+    expect(res.status).toBe(201);
+    expect(await res.text()).not.toContain(WORD);
+  },
+  "GET /api/mcp/servers": listsNothingOfAlice(() => "/api/mcp/servers"),
+  "PATCH /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "PATCH", body: { enabled: false } })),
+  "DELETE /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "DELETE" })),
+  "POST /api/threads/:id/runs/:runId/approvals/:toolUseId": notFound((i) => `/api/threads/${i.thread}/runs/run_x/approvals/toolu_x`, () => ({ body: { approve: true } })),
 };
 
 describe("a second user, with the first user's ids", () => {

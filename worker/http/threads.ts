@@ -32,6 +32,7 @@ const patchBody = z
     instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).optional(),
     timezone: timezone.optional(),
     projectId: projectId.nullable().optional(),
+    mcpOff: z.array(z.string().min(1).max(64)).max(100).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions, timezone, projectId");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });

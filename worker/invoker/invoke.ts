@@ -11,8 +11,9 @@ import {
   type ApiMessage,
   type InvokeResult,
   type ModelTool,
+  type ResumePoint,
   type StreamEvent,
-  type ToolOutcome,
+  type ToolRun,
   type Usage,
 } from "./types";
 
@@ -41,7 +42,10 @@ export interface InvokeRequest {
   /** The resident conversation before this turn, already inside the token budget. */
   history: ApiMessage[];
   tools: ModelTool[];
-  runTool(name: string, input: unknown, toolUseId: string): Promise<ToolOutcome>;
+  /** `resumable` answers where the run stands, for a tool that must wait before it runs (an approval). */
+  runTool(name: string, input: unknown, toolUseId: string, resumable: () => ResumePoint): Promise<ToolRun>;
+  /** Goes on from a point a waiting tool kept, instead of from `prompt` (its history is the same). */
+  resume?: ResumePoint;
   onEvent(e: StreamEvent): void;
   /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
   onContentEnd?(): void;
@@ -111,10 +115,11 @@ export class Invoker {
 
   async invoke(req: InvokeRequest): Promise<InvokeResult> {
     const started = Date.now();
-    const turns: ApiMessage[] = [{ role: "user", content: [...(req.attachments ?? []), { type: "text", text: req.prompt }] }];
-    let usage = emptyUsage();
-    let output = "";
-    let toolCalls = 0;
+    const from = req.resume;
+    const turns: ApiMessage[] = from ? [...from.turns] : [{ role: "user", content: [...(req.attachments ?? []), { type: "text", text: req.prompt }] }];
+    let usage = from?.usage ?? emptyUsage();
+    let output = from?.output ?? "";
+    let toolCalls = from?.toolCalls ?? 0;
     let stopReason: string | null = null;
     let requestStart = 0;
     let firstInputTokens = 0;
@@ -136,8 +141,15 @@ export class Invoker {
       } else if (e.type !== "thinking" && e.type !== "citations" && e.type !== "tool_input") afterTool = true;
       req.onEvent(e);
     };
+    const pointAt = (done: Anthropic.ToolResultBlockParam[]) => (): ResumePoint => ({ turns: [...turns], output, usage: addUsage(usage, progress.usage), toolCalls, done: [...done] });
     try {
-      for (let round = 0; ; round++) {
+      if (from) {
+        // The tools of the turn the run stopped in, from the one that waited: then the model again.
+        const calls = toolUses(turns[turns.length - 1]).filter((c) => !from.done.some((d) => d.tool_use_id === c.id));
+        turns.push({ role: "user", content: await runTools(req, calls, false, onEvent, pointAt, from.done) });
+        afterTool = true;
+      }
+      for (let round = from ? turns.filter((t) => t.role === "assistant").length : 0; ; round++) {
         const lastRound = round >= this.opts.maxToolTurns;
         requestStart = output.length;
         if (round > 0) afterTool = true;
@@ -149,10 +161,10 @@ export class Invoker {
         if (reply.content.length) turns.push({ role: "assistant", content: reply.content });
         // A long server-tool turn paused by the API: sending the conversation back lets it go on.
         if (stopReason === "pause_turn" && !lastRound) continue;
-        const calls = reply.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
+        const calls = toolUses(turns[turns.length - 1]);
         if (stopReason !== "tool_use" || calls.length === 0) break;
         toolCalls += calls.length;
-        turns.push({ role: "user", content: await runTools(req, calls, lastRound, onEvent) });
+        turns.push({ role: "user", content: await runTools(req, calls, lastRound, onEvent, pointAt) });
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
@@ -224,16 +236,32 @@ async function runTools(
   calls: Anthropic.ToolUseBlockParam[],
   lastRound: boolean,
   onEvent: (e: StreamEvent) => void,
+  pointAt: (done: Anthropic.ToolResultBlockParam[]) => () => ResumePoint,
+  done: Anthropic.ToolResultBlockParam[] = [],
 ): Promise<Anthropic.ToolResultBlockParam[]> {
-  const results: Anthropic.ToolResultBlockParam[] = [];
+  const results = [...done];
   for (const call of calls) {
-    const outcome = lastRound
+    const outcome: ToolRun = lastRound
       ? { content: "Tool turn limit reached; answer with what you have.", isError: true }
-      : await req.runTool(call.name, call.input, call.id);
-    onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, ...outcome });
-    results.push({ type: "tool_result", tool_use_id: call.id, content: outcome.content, is_error: outcome.isError || undefined });
+      : await req.runTool(call.name, call.input, call.id, pointAt(results));
+    onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
+    results.push({ type: "tool_result", tool_use_id: call.id, content: resultContent(outcome), is_error: outcome.isError || undefined });
   }
   return results;
+}
+
+/** A result's text, with its images after it when it has any (an MCP tool's). */
+function resultContent(outcome: ToolRun): Anthropic.ToolResultBlockParam["content"] {
+  if (!outcome.images?.length) return outcome.content;
+  return [
+    { type: "text", text: outcome.content },
+    ...outcome.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType as "image/png", data: i.data } })),
+  ];
+}
+
+function toolUses(turn: ApiMessage | undefined): Anthropic.ToolUseBlockParam[] {
+  if (turn?.role !== "assistant" || !Array.isArray(turn.content)) return [];
+  return turn.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
 }
 
 /** Drops a trailing assistant turn whose tool_use never got its result (the API would refuse it). */

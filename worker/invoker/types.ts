@@ -61,7 +61,26 @@ export type BuiltinTool = Anthropic.WebSearchTool20250305 | Anthropic.WebFetchTo
 
 export type ModelTool = CustomTool | BuiltinTool;
 
-export type { ToolOutcome } from "../../protocol";
+import type { ToolOutcome } from "../../protocol";
+export type { ToolOutcome };
+
+/** What a tool answered the model: its text, and images where the tool gave some (an MCP tool). */
+export interface ToolRun extends ToolOutcome {
+  images?: { mediaType: string; data: string }[];
+}
+
+/**
+ * Where a run stands when a tool must wait before it runs (the user's approval): the run's turns so
+ * far, its last one the model's tool_use turn, and the results of that turn's calls made before it.
+ * Kept durable, it lets the run go on after a restart, with no model call open meanwhile.
+ */
+export interface ResumePoint {
+  turns: ApiMessage[];
+  output: string;
+  usage: Usage;
+  toolCalls: number;
+  done: Anthropic.ToolResultBlockParam[];
+}
 
 export interface InvokeResult {
   /** All the text of the run, across tool turns. */

@@ -3,7 +3,7 @@
 // each row's latest state once. A removal waits the same way, as the row's key with `$deleted`.
 
 /** The tables an object's rows go to (D1's names; the user's object keeps the same, and schedules). */
-export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files" | "schedules";
+export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files" | "schedules" | "approvals";
 
 export interface OutboxEntry {
   id: number;

@@ -6,7 +6,8 @@ import { refBlock } from "../invoker/attachment-refs";
 import { RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
 import { thinkingFor } from "../invoker/request";
-import type { ApiContent, ApiMessage, InvokeResult } from "../invoker/types";
+import type { ApiContent, ApiMessage, InvokeResult, ResumePoint } from "../invoker/types";
+import { callOffered, definitions, offeredTools, type RunHold } from "./mcp-tools";
 import type { RunInfo, StructuredPrompt } from "../plugins/contract";
 import { threadSection } from "./base-prompt";
 import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
@@ -35,6 +36,12 @@ function opening(messages: ApiMessage[], blocks: ApiContent[]): ApiMessage[] {
   return [{ ...first, content: [...blocks, ...content] }, ...rest];
 }
 
+/** How a run's model call goes: its hold on the run's timeout, and where it goes on from (a restart while a tool waited). */
+export interface CallOptions {
+  hold?: RunHold;
+  resume?: ResumePoint;
+}
+
 export async function callModel(
   deps: RunParts,
   run: RunInfo,
@@ -42,6 +49,7 @@ export async function callModel(
   prompt: StructuredPrompt,
   rec: RunRecorder,
   signal: AbortSignal,
+  opts: CallOptions = {},
 ): Promise<InvokeResult> {
   const { invoker, config, calibration } = deps;
   const model = await invoker.modelInfo(run.model);
@@ -49,7 +57,8 @@ export async function callModel(
   const thinking = invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens);
   const attachments = message.attachments?.map(refBlock) ?? [];
   const project = projectBlocks(deps);
-  const tools = deps.plugins.tools();
+  const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
+  const tools = [...deps.plugins.tools(), ...definitions(offered)];
   // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
   const system = [prompt.system, threadSection(run.thread)];
   const fixed = fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools);
@@ -69,8 +78,12 @@ export async function callModel(
         prepare: (messages) => deps.files.prepare(opening(messages, project)),
         history,
         tools,
-        runTool: (name, input, toolUseId) =>
-          deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal }),
+        resume: opts.resume,
+        runTool: (name, input, toolUseId, resumable) => {
+          const mcp = offered.get(name);
+          if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
+          return deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal });
+        },
         onEvent: (e) => rec.stream(e),
         onContentEnd: () => rec.flush(),
         signal,

@@ -25,6 +25,7 @@ export type RoomApi = Pick<
   | "broadcastEvent"
   | "invalidate"
   | "destroy"
+  | "decide"
   | "issueTicket"
   | "fetch"
 >;

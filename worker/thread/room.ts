@@ -4,9 +4,10 @@
 //   RPC          create, get, post, accept, stop, prewarm, ... each for a caller it checks
 //   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events; its frames
 //                (webSocketMessage): ping, stop, send
-//   onAlarm      (alarm) the run queue's watchdog, the outflow's retries (D1, the owner's object), sockets whose credential expired
+//   onAlarm      (alarm) the run queue's watchdog, approvals that expired, the outflow's retries (D1, the
+//                owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, Schedule, Thread } from "../../protocol";
+import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, Schedule, Thread } from "../../protocol";
 import { database, newUsage, type D1Usage, type Db } from "../db/client";
 import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
@@ -15,6 +16,7 @@ import { consoleLogger } from "../lib/logger";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
 import { Alarms } from "../lib/alarms";
+import { Approvals } from "./approvals";
 import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import { Broadcaster } from "./broadcaster";
 import { Calibration } from "./context-window";
@@ -56,6 +58,7 @@ export class ThreadRoom extends DurableObject<Env> {
   private readonly queue: RunQueue;
   private readonly intake: Intake;
   private readonly sockets: SocketHub;
+  private readonly approvals: Approvals;
   private readonly legacy: LegacyImport;
   private readonly scheduler: Scheduler;
   /** Set once the thread is being deleted: this instance takes no more work. */
@@ -80,8 +83,10 @@ export class ThreadRoom extends DurableObject<Env> {
     this.plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
     this.events = new Broadcaster(this.store, ctx, this.plugins);
     const { store, writer, events, plugins, view, stepZero, spend, limits, outflow } = this;
+    this.approvals = new Approvals(store, ctx.storage.sql, events, this.alarms, () => this.reportApprovals());
     const calibration = new Calibration(store.cache);
-    const runParts = { store, writer, events, plugins, invoker, view, calibration, files: new FileBlocks(env.FILES, store.files, () => stepZero.current?.project?.files ?? []), stepZero, spend, logger, config };
+    const files = new FileBlocks(env.FILES, store.files, () => stepZero.current?.project?.files ?? []);
+    const runParts = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals: this.approvals, user: owner };
     this.queue = new RunQueue(runParts, { alarms: this.alarms, d1: this.d1Usage, afterRun: () => this.afterRun(), waitUntil: (p) => ctx.waitUntil(p) });
     this.intake = new Intake({ store, writer, events, spend, queue: this.queue, outflow, config, limits, waitUntil: (p) => ctx.waitUntil(p) });
     this.sockets = new SocketHub(ctx, store, events, this.queue);
@@ -265,6 +270,29 @@ export class ThreadRoom extends DurableObject<Env> {
     });
   }
 
+  // --- Approvals ------------------------------------------------------------------------------
+
+  /** The user's decision on a call that waits (404 unknown, 409 decided); the run goes on from it. */
+  decide(who: Caller, runId: string, toolUseId: string, approve: boolean): Promise<RoomReply<{ approval: PendingApproval; approve: boolean }>> {
+    return this.withThread(who, (t) => {
+      const asked = t.pendingApprovals?.find((p) => p.toolUseId === toolUseId && p.runId === runId);
+      const outcome = this.approvals.decide(runId, toolUseId, approve);
+      if (outcome === "unknown") return refuse("not_found", "No such tool call waits for approval");
+      if (outcome === "decided") return refuse("conflict", "This tool call was already decided");
+      // No instance held the wait (the object restarted): the queue goes on from the run's point.
+      if (outcome === "waiting") this.queue.wake();
+      return ok({ approval: asked!, approve });
+    });
+  }
+
+  /** The owner's list shows the thread's waiting calls (its badge). */
+  private reportApprovals(): void {
+    const t = this.store.thread.get();
+    if (!t) return;
+    this.store.report.put("approvals", t.id, { id: t.id, ownerId: t.ownerId, pending: t.pendingApprovals ?? [] });
+    this.ctx.waitUntil(this.outflow.reported());
+  }
+
   // --- WebSockets (hibernatable), alarm -------------------------------------------------------
 
   /** A one-use ticket that opens this thread's socket for `who` within a minute (no token in a URL). */
@@ -301,7 +329,9 @@ export class ThreadRoom extends DurableObject<Env> {
     if (this.closing || this.store.deleted) return;
     const nextExpiry = this.sockets.closeExpired();
     if (nextExpiry !== null) await this.alarms.request(nextExpiry);
-    await this.queue.heartbeat();
+    // Calls nobody decided in time are declined; a run no instance holds goes on from its point.
+    if (this.approvals.expire()) this.queue.wake();
+    await this.queue.heartbeat(this.approvals.nextExpiry());
     await this.outflow.onAlarm();
     await this.spend.onAlarm(this.store.thread.get()?.ownerId);
     await this.scheduler.onAlarm();

@@ -72,6 +72,7 @@ export class RunEnding {
         if (thread) events.emit("pipeline:start", { threadId: thread.id, runId: this.id, messageId: this.item.messageId });
       }
       store.runs.stored(this.id, end);
+      this.parts.approvals.forgetRun(this.id);
     });
     if (thread) RunEnding.end(this.parts, thread.id, this.id, end);
   }
@@ -132,6 +133,7 @@ export class RunEnding {
       });
       store.runs.dequeue(this.item.pos);
       store.runs.stored(this.id, result.end);
+      this.parts.approvals.forgetRun(this.id);
       return { assistant, thread, turns };
     });
     spend.settled({ runId: run.runId, threadId: run.threadId, at: Date.now(), usd: costUsd(run.model, result.usage) });

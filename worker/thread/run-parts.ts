@@ -3,6 +3,8 @@ import type { Config } from "../env";
 import type { Invoker } from "../invoker/invoke";
 import type { Logger } from "../lib/logger";
 import type { PluginHost } from "../plugins/host";
+import type { UserApi } from "../user/stub";
+import type { Approvals } from "./approvals";
 import type { Broadcaster } from "./broadcaster";
 import type { Calibration } from "./context-window";
 import type { FileBlocks } from "./file-blocks";
@@ -25,4 +27,7 @@ export interface RunParts {
   spend: SpendGuard;
   logger: Logger;
   config: Config;
+  approvals: Approvals;
+  /** The owner's object (the MCP calls go through it). */
+  user: (ownerId: string) => UserApi;
 }

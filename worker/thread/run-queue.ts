@@ -10,6 +10,8 @@ import type { Mirrored } from "./outflow";
 import { Run } from "./run";
 import type { RunParts } from "./run-parts";
 import type { InboxItem, ThreadRecord } from "./store";
+import type { RunHold } from "./mcp-tools";
+import type { RunOutcome } from "../plugins/contract";
 
 const HEARTBEAT_MS = 30_000;
 /**
@@ -32,6 +34,8 @@ export class RunQueue {
   private pumping = false;
   private runDone: Promise<void> | null = null;
   private closed = false;
+  /** The run in progress waits for the user's approval. */
+  private waiting = false;
 
   constructor(
     private readonly parts: RunParts,
@@ -87,11 +91,14 @@ export class RunQueue {
     for (const run of this.store.runs.unended()) Run.end(this.parts, thread.id, run.runId, run.end!);
   }
 
-  /** The watchdog: resumes the queue, and keeps beating while work is left. */
-  async heartbeat(): Promise<void> {
+  /**
+   * The watchdog: resumes the queue, and keeps beating while work is left. A run that waits for the
+   * user's approval needs no beat: the alarm is left for when its question expires (waiting is free).
+   */
+  async heartbeat(approvalExpiry: number | null = null): Promise<void> {
     if (this.closed || !this.store.runs.head()) return;
     if (!this.pumping) void this.pump();
-    await this.queue.alarms.request(Date.now() + HEARTBEAT_MS);
+    await this.queue.alarms.request(this.waiting && approvalExpiry !== null ? approvalExpiry : Date.now() + HEARTBEAT_MS);
   }
 
   stop(): boolean {
@@ -111,34 +118,52 @@ export class RunQueue {
     if (this.runDone) await Promise.race([this.runDone, new Promise((r) => setTimeout(r, 5_000))]);
   }
 
-  private async execute(item: InboxItem): Promise<void> {
-    const { d1 } = this.queue;
+  private execute(item: InboxItem): Promise<void> {
     const run = new Run(this.parts, newId("run"), item);
     run.announce();
+    return this.drive(run, (signal, hold, onModelRequest) => run.handle(signal, hold, onModelRequest));
+  }
+
+  /**
+   * A run from start to end, under the thread's timeout, which does not count the time it waits for
+   * the user's approval (`hold`).
+   */
+  private async drive(run: Run, go: (signal: AbortSignal, hold: RunHold, onModelRequest: () => void) => Promise<RunOutcome>): Promise<void> {
+    const { d1 } = this.queue;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(ABORT_TIMEOUT), this.parts.config.runTimeoutMs);
+    const clock = new RunClock(this.parts.config.runTimeoutMs, () => controller.abort(ABORT_TIMEOUT));
+    const hold: RunHold = {
+      pause: () => ((this.waiting = true), clock.pause()),
+      resume: () => ((this.waiting = false), clock.resume()),
+    };
     this.running = { run, controller };
     const atStart = d1.roundTrips;
     let beforeModel: number | null = null;
     let finished: Record<string, unknown> | null = null;
     try {
-      const outcome = await run.handle(controller.signal, () => void (beforeModel = d1.roundTrips - atStart));
+      const outcome = await go(controller.signal, hold, () => void (beforeModel = d1.roundTrips - atStart));
       finished = { threadId: this.store.thread.get()?.id, status: outcome.status, durationMs: outcome.durationMs, d1BeforeModel: beforeModel, d1RoundTrips: d1.roundTrips - atStart };
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       run.logger.error("run failed before it began", { error: String(err) });
       run.abandon(err instanceof RunError ? err : new RunError("internal", "Internal error", false));
     } finally {
-      clearTimeout(timer);
+      clock.pause();
+      this.waiting = false;
       this.running = null;
       this.housekeep(finished && ((mirror) => run.logger.info("run finished", { ...finished, mirror })));
     }
   }
 
-  /** A run the last instance left mid-way (a restart cut it short). */
+  /**
+   * A run the last instance left mid-way (a restart cut it short). One that was waiting for the user's
+   * approval goes on from the point it kept, waiting again if no decision came meanwhile.
+   */
   private async recoverLost(item: InboxItem): Promise<void> {
+    const run = new Run(this.parts, item.runId ?? newId("run"), item);
+    if (this.parts.approvals.pointOf(run.id)) return this.drive(run, (signal, hold) => run.resume(signal, hold));
     try {
-      await new Run(this.parts, item.runId ?? newId("run"), item).recover();
+      await run.recover();
     } finally {
       this.housekeep(null);
     }
@@ -155,5 +180,31 @@ export class RunQueue {
       log?.(await mirrored);
     });
     this.queue.waitUntil(later);
+  }
+}
+
+/** The run's timeout, which stops while the run waits for the user. */
+class RunClock {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private since = 0;
+
+  constructor(
+    private left: number,
+    private readonly onExpire: () => void,
+  ) {
+    this.resume();
+  }
+
+  pause(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.left -= Date.now() - this.since;
+  }
+
+  resume(): void {
+    if (this.timer) return;
+    this.since = Date.now();
+    this.timer = setTimeout(this.onExpire, Math.max(0, this.left));
   }
 }

@@ -7,7 +7,8 @@ import { classify, RunError } from "../invoker/errors";
 import { InvokeFailure } from "../invoker/invoke";
 import { estimateTokens } from "../invoker/conversation";
 import { costUsd } from "../invoker/prices";
-import { emptyUsage } from "../invoker/types";
+import { emptyUsage, type InvokeResult } from "../invoker/types";
+import type { RunHold } from "./mcp-tools";
 import type { RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
 import { basePrompt } from "./base-prompt";
 import { commandsOf } from "./commands";
@@ -42,7 +43,7 @@ export class Run extends RunEnding {
   }
 
   /** The pipeline. Rejects only for a fault before step 1 (the queue abandons the run then). */
-  async handle(signal: AbortSignal, onModelRequest?: () => void): Promise<RunOutcome> {
+  async handle(signal: AbortSignal, hold?: RunHold, onModelRequest?: () => void): Promise<RunOutcome> {
     const run = await this.begin();
     const rec = new RunRecorder(this.parts, run);
     const { plugins } = this.parts;
@@ -61,34 +62,59 @@ export class Run extends RunEnding {
       // Step 4: the model, streamed.
       rec.step({ step: "invoking", detail: run.model });
       onModelRequest?.();
-      const result = await callModel(this.parts, run, this.message!, prompt, rec, signal);
-      await rec.drained();
-      // A frame leaves once the writes before it are durable (the output gate): the turn ends here,
-      // so the last delta's commit is its own, ahead of the run's end writes.
-      await nextTurn();
-      // Step 5: plugins hear the result; they cannot change it.
-      await plugins.notify("onAfterInvoke", result, run);
-      const tokens = result.usage.inputTokens + result.usage.outputTokens;
-      rec.step({ step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
-      // Step 4b and the innate writes: the answer, the turns, the thread; the run leaves the queue.
-      const { durationMs, stopReason } = result;
-      const metadata = { runId: run.runId, usage: result.usage, durationMs, stopReason, ...rec.web(), ...this.taskMark() };
-      const end = completedEnd([], [], Date.now() - run.startedAt);
-      const stored = this.settle(run, { output: result.output, turns: result.turns, usage: result.usage, metadata, end });
-      // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
-      const commands = await this.handleCommands(run, result.output);
-      // Step 8: the run is complete for its clients; then the plugins that keep records of it
-      // (activity, usage, a task's evaluation), as the seed's sendToThread did after handleMessage.
-      const done = completedEnd(commands.handled, commands.unhandled, Date.now() - run.startedAt);
-      const outcome = rec.outcome({ ...done, result, prompt, assistantMessage: stored.assistant, usage: result.usage });
-      return await this.complete(run, rec, stored.thread, done, outcome);
+      return await this.finish(run, rec, prompt, await callModel(this.parts, run, this.message!, prompt, rec, signal, { hold }));
     } catch (err) {
-      const failure = err instanceof InvokeFailure ? err : null;
-      const error = failure?.error ?? (err instanceof RunError ? err : new RunError("internal", "Internal error", false));
-      if (!failure && !(err instanceof RunError)) this.logger.error("pipeline failed", { threadId: run.threadId, error: String(err) });
-      const got = { output: failure?.output ?? "", turns: failure?.turns ?? [], usage: failure?.usage ?? emptyUsage(), prompt };
-      return this.fail(run, rec, error, got);
+      return this.failWith(run, rec, err, prompt);
     }
+  }
+
+  /**
+   * A run that waited for the user's approval when its object restarted: from the point it kept (its
+   * turns so far, its prompt), the waiting tool first; the plugins heard its start already.
+   */
+  async resume(signal: AbortSignal, hold: RunHold): Promise<RunOutcome> {
+    const kept = this.parts.approvals.pointOf(this.id);
+    if (!kept) throw new RunError("internal", "This run kept no point to go on from", false);
+    const run = await this.begin();
+    const rec = new RunRecorder(this.parts, run);
+    try {
+      return await this.finish(run, rec, kept.prompt, await callModel(this.parts, run, this.message!, kept.prompt, rec, signal, { hold, resume: kept.point }));
+    } catch (err) {
+      return this.failWith(run, rec, err, kept.prompt);
+    }
+  }
+
+  /** Steps 5 to 8, once the model is done. */
+  private async finish(run: RunInfo, rec: RunRecorder, prompt: StructuredPrompt, result: InvokeResult): Promise<RunOutcome> {
+    const { plugins } = this.parts;
+    await rec.drained();
+    // A frame leaves once the writes before it are durable (the output gate): the turn ends here,
+    // so the last delta's commit is its own, ahead of the run's end writes.
+    await nextTurn();
+    // Step 5: plugins hear the result; they cannot change it.
+    await plugins.notify("onAfterInvoke", result, run);
+    const tokens = result.usage.inputTokens + result.usage.outputTokens;
+    rec.step({ step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
+    // Step 4b and the innate writes: the answer, the turns, the thread; the run leaves the queue.
+    const { durationMs, stopReason } = result;
+    const metadata = { runId: run.runId, usage: result.usage, durationMs, stopReason, ...rec.web(), ...this.taskMark() };
+    const end = completedEnd([], [], Date.now() - run.startedAt);
+    const stored = this.settle(run, { output: result.output, turns: result.turns, usage: result.usage, metadata, end });
+    // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
+    const commands = await this.handleCommands(run, result.output);
+    // Step 8: the run is complete for its clients; then the plugins that keep records of it
+    // (activity, usage, a task's evaluation), as the seed's sendToThread did after handleMessage.
+    const done = completedEnd(commands.handled, commands.unhandled, Date.now() - run.startedAt);
+    const outcome = rec.outcome({ ...done, result, prompt, assistantMessage: stored.assistant, usage: result.usage });
+    return await this.complete(run, rec, stored.thread, done, outcome);
+  }
+
+  private failWith(run: RunInfo, rec: RunRecorder, err: unknown, prompt: StructuredPrompt | undefined): Promise<RunOutcome> {
+    const failure = err instanceof InvokeFailure ? err : null;
+    const error = failure?.error ?? (err instanceof RunError ? err : new RunError("internal", "Internal error", false));
+    if (!failure && !(err instanceof RunError)) this.logger.error("pipeline failed", { threadId: run.threadId, error: String(err) });
+    const got = { output: failure?.output ?? "", turns: failure?.turns ?? [], usage: failure?.usage ?? emptyUsage(), prompt };
+    return this.fail(run, rec, error, got);
   }
 
   /**

@@ -15,6 +15,7 @@ import { pluginConfigs } from "../db/schema";
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { configsFrom, type PluginConfig } from "../plugins/registry";
+import type { McpOffer } from "../lib/mcp-offer";
 import type { RunProject } from "../lib/run-project";
 import type { UserApi } from "../user/stub";
 import type { CacheStore } from "./store/cache";
@@ -24,10 +25,12 @@ export interface StepZeroInputs {
   contextFiles: ContextFile[];
   /** The thread's project, when it is in one. */
   project: RunProject | null;
+  /** The owner's MCP servers' tools (any thread of theirs may turn a server off). */
+  mcp: McpOffer[];
 }
 
-/** What the owner's object gives a run: their context files, and the thread's project. */
-type OwnersPart = Pick<StepZeroInputs, "contextFiles" | "project">;
+/** What the owner's object gives a run: their context files, the thread's project, their MCP tools. */
+type OwnersPart = Pick<StepZeroInputs, "contextFiles" | "project" | "mcp">;
 
 const KEY = "step0";
 
@@ -57,7 +60,7 @@ export class StepZero {
       (err) => this.fallback("plugin configs", err, last?.configs ?? configsFrom([])),
     );
     const owners = this.owners(ownerId).catch((err) =>
-      this.fallback<OwnersPart>("context files and project", err, { contextFiles: last?.contextFiles ?? [], project: last?.project ?? null }),
+      this.fallback<OwnersPart>("context files, project and MCP tools", err, { contextFiles: last?.contextFiles ?? [], project: last?.project ?? null, mcp: last?.mcp ?? [] }),
     );
     const inputs = { configs: await configs, ...(await owners) };
     this.keep(ownerId, inputs, startedAt);
@@ -97,7 +100,7 @@ export class StepZero {
     if (!this.cached) {
       const stored = this.store.get<{ ownerId: string; projectId?: string | null; inputs: StepZeroInputs }>(KEY);
       // A copy from before projects has neither: it is for a thread in none.
-      if (stored) this.cached = { ...stored.value, projectId: stored.value.projectId ?? null, inputs: { ...stored.value.inputs, project: stored.value.inputs.project ?? null }, fetchedAt: stored.fetchedAt };
+      if (stored) this.cached = { ...stored.value, projectId: stored.value.projectId ?? null, inputs: { ...stored.value.inputs, project: stored.value.inputs.project ?? null, mcp: stored.value.inputs.mcp ?? [] }, fetchedAt: stored.fetchedAt };
     }
     const c = this.cached;
     return c && c.ownerId === ownerId && c.projectId === this.projectId() && c.fetchedAt > this.invalidatedAt ? c : null;
@@ -114,8 +117,12 @@ export class StepZero {
   private async owners(ownerId: string): Promise<OwnersPart> {
     const projectId = this.projectId();
     const user = this.user(ownerId);
-    const [contextFiles, project] = await Promise.all([user.contextForRun(ownerId), projectId ? (user.projects(ownerId, "forRun", { id: projectId }) as Promise<RunProject | null>) : null]);
-    return { contextFiles, project };
+    const [contextFiles, project, mcp] = await Promise.all([
+      user.contextForRun(ownerId),
+      projectId ? (user.projects(ownerId, "forRun", { id: projectId }) as Promise<RunProject | null>) : null,
+      user.mcpForRun(ownerId),
+    ]);
+    return { contextFiles, project, mcp };
   }
 
   private configsStatement(): D1PreparedStatement {

@@ -31,11 +31,15 @@ import { SpendLedger, type Reservation, type SpendState } from "./ledger";
 import { applyReport, type ReportEntry } from "./report";
 import { searchMessages } from "./search";
 import { StoredFiles, type StoredFile } from "./stored-files";
+import type { McpOffer, McpResult } from "../lib/mcp-offer";
+import { McpBook, type McpOps } from "./mcp/book";
+import { McpServers } from "./mcp/servers";
 import { ProjectBook, type ProjectEffects, type ProjectOps } from "./project-book";
 import { UserProjects } from "./projects";
 import { UserSchedules } from "./schedules";
 import { deleteSharedFiles, shareUrl } from "./share-ids";
 import { UserShares, type Snapshot } from "./shares";
+import { WaitingCalls } from "./waiting-calls";
 import { UserTasks, type TaskBounds, type TaskRefusal } from "./tasks";
 import { roundUsd } from "../lib/usd";
 import { Usage, type UsageQuery } from "./usage";
@@ -51,6 +55,8 @@ export class UserRoom extends DurableObject<Env> {
   private readonly scheduleList: UserSchedules;
   private readonly shareList: UserShares;
   private readonly projectBook: ProjectBook;
+  private readonly mcpBook: McpBook;
+  private readonly waiting: WaitingCalls;
   private readonly outbox: Outbox;
   private readonly mirror: OutboxFlush;
   private readonly alarms: Alarms;
@@ -75,7 +81,13 @@ export class UserRoom extends DurableObject<Env> {
     this.taskList = new UserTasks(this.db);
     this.scheduleList = new UserSchedules(ctx.storage.sql);
     this.shareList = new UserShares(ctx.storage.sql);
+    this.waiting = new WaitingCalls(ctx.storage.sql);
     this.projectBook = new ProjectBook(new UserProjects(ctx.storage.sql), this.stored, this.directory, this.projectEffects());
+    const config = configOf(env);
+    this.mcpBook = new McpBook(new McpServers(ctx.storage.sql), { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, {
+      changed: () => this.tellThreads(),
+      waitUntil: (p) => ctx.waitUntil(p),
+    });
     this.alarms = new Alarms(ctx.storage);
     this.mirror = new OutboxFlush(this.outbox, d1Sink(database(env).$client), this.alarms, consoleLogger("user"), "D1");
   }
@@ -101,13 +113,13 @@ export class UserRoom extends DurableObject<Env> {
 
   async report(userId: string, entries: ReportEntry[]): Promise<void> {
     await this.open(userId);
-    applyReport(this.db, { directory: this.directory, usage: this.usage, schedules: this.scheduleList }, userId, entries);
+    applyReport(this.db, { directory: this.directory, usage: this.usage, schedules: this.scheduleList, waiting: this.waiting }, userId, entries);
   }
 
   async threads(userId: string, opts: ListOptions): Promise<{ threads: Thread[]; nextCursor?: string }> {
     await this.open(userId);
     const page = this.directory.list(opts);
-    return { threads: page.rows.map(toThread), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    return { threads: this.waiting.mark(page.rows.map(toThread)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
   /** The thread and its task threads below it, or null for a thread not in the directory. */
@@ -123,6 +135,7 @@ export class UserRoom extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       this.directory.forget(threadIds);
       this.scheduleList.forgetThreads(threadIds);
+      this.waiting.forget(threadIds);
       for (const id of threadIds) this.outbox.remove("threads", id, { id });
     });
     this.ctx.waitUntil(this.mirror.flush());
@@ -244,6 +257,26 @@ export class UserRoom extends DurableObject<Env> {
     return this.projectBook.run(op, args);
   }
 
+  // --- MCP servers -------------------------------------------------------------------------------
+
+  /** An MCP operation (user/mcp/book.ts names each, with its arguments and answer). */
+  async mcp<K extends keyof McpOps>(userId: string, op: K, args: McpOps[K][0]): Promise<McpOps[K][1]> {
+    await this.open(userId);
+    return this.mcpBook.run(op, args);
+  }
+
+  /** A thread's step 0: the enabled servers' tools. */
+  async mcpForRun(userId: string): Promise<McpOffer[]> {
+    await this.open(userId);
+    return this.mcpBook.forRun();
+  }
+
+  /** A thread's run calls a tool (its approval, if it asked, was given there). */
+  async mcpCall(userId: string, call: { serverId: string; tool: string; input: unknown }): Promise<McpResult> {
+    await this.open(userId);
+    return this.mcpBook.call(call);
+  }
+
   // --- Share links -------------------------------------------------------------------------------
 
   async addShare(userId: string, share: { id: string; threadId: string; createdAt: number }, snapshot: Snapshot, files: string[]): Promise<void> {
@@ -298,6 +331,11 @@ export class UserRoom extends DurableObject<Env> {
    */
   private changed(): void {
     this.ctx.waitUntil(this.mirror.flush());
+    this.tellThreads();
+  }
+
+  /** The threads that ran within step 0's longest cache age drop their copy (older ones read again anyway). */
+  private tellThreads(): void {
     this.threadObjects.invalidate(this.directory.activeSince(Date.now() - configOf(this.env).step0MaxAgeMs));
   }
 

@@ -14,7 +14,7 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "6";
+const SCHEMA_VERSION = "7";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,6 +60,11 @@ CREATE TABLE IF NOT EXISTS artifact_versions (
   artifact_id TEXT NOT NULL, version INTEGER NOT NULL, content TEXT NOT NULL, exchange TEXT NOT NULL,
   run_id TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (artifact_id, version)
 );
+CREATE TABLE IF NOT EXISTS approvals (
+  tool_use_id TEXT PRIMARY KEY, run_id TEXT NOT NULL, tool_name TEXT NOT NULL, input TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, decision INTEGER, reason TEXT
+);
+CREATE TABLE IF NOT EXISTS run_points (run_id TEXT PRIMARY KEY, point TEXT NOT NULL, prompt TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
   created_at INTEGER NOT NULL
@@ -87,6 +92,8 @@ export function migrate(sql: SqlStorage): void {
   if (!columnExists(sql, "thread", "timezone")) sql.exec("ALTER TABLE thread ADD COLUMN timezone TEXT");
   // Version 6: the project the thread is in.
   if (!columnExists(sql, "thread", "project_id")) sql.exec("ALTER TABLE thread ADD COLUMN project_id TEXT");
+  // Version 7: the MCP servers the thread does not offer (their ids, JSON); approvals and run points (TABLES).
+  if (!columnExists(sql, "thread", "mcp_off")) sql.exec("ALTER TABLE thread ADD COLUMN mcp_off TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 

@@ -1,4 +1,4 @@
-import type { Thread, ThreadKind, ThreadStatus } from "../../../protocol";
+import type { PendingApproval, Thread, ThreadKind, ThreadStatus } from "../../../protocol";
 import type { NewThread } from "../../plugins/contract";
 
 /** The thread as its object keeps it: the public shape plus what stays inside (owner, source). */
@@ -11,7 +11,7 @@ export interface ThreadRecord extends Thread {
 }
 
 export type ThreadPatch = Partial<
-  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone" | "projectId">
+  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone" | "projectId" | "mcpOff">
 >;
 
 type Row = {
@@ -29,6 +29,7 @@ type Row = {
   named: number;
   timezone: string | null;
   project_id: string | null;
+  mcp_off: string | null;
   last_activity: number;
   created_at: number;
   updated_at: number;
@@ -45,6 +46,7 @@ const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
   named: "named",
   timezone: "timezone",
   projectId: "project_id",
+  mcpOff: "mcp_off",
 };
 
 /** The one thread row, read once and kept in memory: every request and run reads it. */
@@ -56,7 +58,7 @@ export class ThreadRow {
   get(): ThreadRecord | null {
     if (this.cached === undefined) {
       const row = this.sql.exec<Row>("SELECT * FROM thread LIMIT 1").toArray()[0];
-      this.cached = row ? fromRow(row) : null;
+      this.cached = row ? { ...fromRow(row), pendingApprovals: pendingApprovals(this.sql) } : null;
     }
     return this.cached;
   }
@@ -77,15 +79,31 @@ export class ThreadRow {
     if (!current) throw new Error("no thread row");
     const keys = (Object.keys(patch) as (keyof ThreadPatch)[]).filter((k) => patch[k] !== undefined);
     const sets = [...keys.map((k) => `${COLUMNS[k]} = ?`), "updated_at = ?"].join(", ");
-    const values = keys.map((k) => (k === "named" ? (patch.named ? 1 : 0) : patch[k]));
+    const values = keys.map((k) => (k === "named" ? (patch.named ? 1 : 0) : k === "mcpOff" ? JSON.stringify(patch.mcpOff) : patch[k]));
     this.sql.exec(`UPDATE thread SET ${sets}`, ...values, now);
     this.cached = { ...current, ...Object.fromEntries(keys.map((k) => [k, patch[k]])), updatedAt: now };
     return this.cached;
   }
 
+  /** The calls waiting for the user's approval changed (approvals.ts keeps them): the thread shows them. */
+  setPending(pending: PendingApproval[]): void {
+    const t = this.get();
+    if (t) this.cached = { ...t, pendingApprovals: pending };
+  }
+
   forget(): void {
     this.cached = undefined;
   }
+}
+
+type ApprovalRow = { run_id: string; tool_use_id: string; tool_name: string; input: string; expires_at: number };
+
+/** The calls of this thread waiting for a decision, oldest first. */
+export function pendingApprovals(sql: SqlStorage): PendingApproval[] {
+  return sql
+    .exec<ApprovalRow>("SELECT run_id, tool_use_id, tool_name, input, expires_at FROM approvals WHERE decision IS NULL ORDER BY expires_at, tool_use_id")
+    .toArray()
+    .map((r) => ({ runId: r.run_id, toolUseId: r.tool_use_id, toolName: r.tool_name, input: JSON.parse(r.input), expiresAt: r.expires_at }));
 }
 
 function fromRow(r: Row): ThreadRecord {
@@ -104,6 +122,7 @@ function fromRow(r: Row): ThreadRecord {
     named: r.named === 1,
     ...(r.timezone ? { timezone: r.timezone } : {}),
     projectId: r.project_id,
+    ...(r.mcp_off ? { mcpOff: JSON.parse(r.mcp_off) as string[] } : {}),
     lastActivity: r.last_activity,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -126,11 +145,13 @@ export function publicThread(t: ThreadRecord): Thread {
     createdAt: t.createdAt,
     ...(t.timezone ? { timezone: t.timezone } : {}),
     projectId: t.projectId ?? null,
+    ...(t.mcpOff?.length ? { mcpOff: t.mcpOff } : {}),
+    ...(t.pendingApprovals?.length ? { pendingApprovals: t.pendingApprovals } : {}),
   };
 }
 
 /** What a person may change of a thread. */
-export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone" | "projectId">>;
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone" | "projectId" | "mcpOff">>;
 
 /** What a new thread is made of, besides its id and owner. */
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean; timezone?: string; projectId?: string };

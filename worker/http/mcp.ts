@@ -1,0 +1,74 @@
+// MCP servers (PROTOCOL.md, "MCP servers"): kept by the caller's own object (worker/user/mcp/), which
+// also makes every call to them. The OAuth callback is a browser's redirect: it answers with a redirect
+// back to the app's Connections page, saying how the sign-in went.
+import { Hono } from "hono";
+import { z } from "zod";
+import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem, type McpServer } from "../../protocol";
+import { PLUGINS } from "../plugins/registry";
+import type { McpAnswer, McpOps } from "../user/mcp/book";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
+import { ApiError } from "./errors";
+import { reply } from "./reply";
+import { jsonBody } from "./validate";
+import type { Context } from "hono";
+
+/** Where the sign-in's redirect lands in the web app. */
+export const CONNECTIONS_PAGE = "/settings/connections";
+
+const headerName = z.string().max(MCP_MAX_HEADER_NAME).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "not a header name");
+const headerValue = z.string().max(MCP_MAX_HEADER_VALUE).regex(/^[^\r\n]*$/, "a header value is one line");
+const headers = z.record(headerName, headerValue).refine((h) => Object.keys(h).length <= MCP_MAX_HEADERS, `at most ${MCP_MAX_HEADERS} headers`);
+const createBody = z.strictObject({
+  name: z
+    .string()
+    .superRefine((n, ctx) => {
+      const problem = mcpServerNameProblem(n);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    // A plugin's name would make its tools' names and the server's the same (`<name>__<tool>`).
+    .refine((n) => !PLUGINS.some((p) => p.name === n) && n !== MEMORY_TOOL, "a plugin of the app has this name"),
+  url: z.url().max(2_000),
+  headers: headers.optional(),
+});
+const patchBody = z
+  .strictObject({ enabled: z.boolean().optional(), headers: headers.optional(), approval: z.record(z.string().max(64), z.enum(MCP_APPROVALS)).optional() })
+  .refine((b) => Object.keys(b).length > 0, "Give enabled, headers or approval");
+
+function mcpOp<K extends keyof McpOps>(c: Context<AppEnv>, op: K, args: McpOps[K][0]): Promise<McpOps[K][1]> {
+  return askUser(c, (user, userId) => user.mcp(userId, op, args) as Promise<McpOps[K][1]>);
+}
+
+function answered<T>(a: McpAnswer<T>): T {
+  if (!a.ok) throw new ApiError(a.code, a.message);
+  return a.value;
+}
+
+export const mcpRoutes = new Hono<AppEnv>()
+  .post("/servers", jsonBody("POST /api/mcp/servers", createBody), async (c) => {
+    const server = answered(await mcpOp(c, "add", { body: c.req.valid("json"), origin: new URL(c.req.url).origin })) as McpServer;
+    return reply(c, "POST /api/mcp/servers", { server }, 201);
+  })
+  .get("/servers", async (c) => reply(c, "GET /api/mcp/servers", { servers: await mcpOp(c, "list", {}) }))
+  .patch("/servers/:serverId", jsonBody("PATCH /api/mcp/servers/:serverId", patchBody), async (c) => {
+    const server = answered(await mcpOp(c, "update", { id: c.req.param("serverId"), patch: c.req.valid("json") })) as McpServer;
+    return reply(c, "PATCH /api/mcp/servers/:serverId", { server });
+  })
+  .delete("/servers/:serverId", async (c) => {
+    if (!(await mcpOp(c, "remove", { id: c.req.param("serverId") }))) throw new ApiError("not_found", "No such server");
+    return c.body(null, 204);
+  })
+  .get("/callback", async (c) => {
+    const q = c.req.query();
+    const page = new URL(CONNECTIONS_PAGE, c.req.url);
+    const answer = q.state ? await mcpOp(c, "callback", { state: q.state.slice(0, 200), code: q.code?.slice(0, 2_000), error: q.error_description ?? q.error }) : null;
+    if (answer?.ok) page.searchParams.set("mcp", answer.value.serverId);
+    else page.searchParams.set("mcp_error", answer?.message ?? "The sign-in came back without its state");
+    return c.redirect(page.pathname + page.search, 302);
+  });
+
+/** Routes under /api/threads/:id: the user's decision on a call that waits for it. */
+export const approvalRoutes = new Hono<AppEnv>().post("/:id/runs/:runId/approvals/:toolUseId", jsonBody("POST /api/threads/:id/runs/:runId/approvals/:toolUseId", z.strictObject({ approve: z.boolean() })), async (c) => {
+  const { runId, toolUseId } = c.req.param();
+  const decided = fromRoom(await roomStub(c.env, c.req.param("id")).decide(callerOf(c), runId, toolUseId, c.req.valid("json").approve));
+  return reply(c, "POST /api/threads/:id/runs/:runId/approvals/:toolUseId", decided);
+});

@@ -1,0 +1,137 @@
+// Tool calls that wait for the user's approval (PROTOCOL.md, "MCP servers"). A call that asks is kept
+// durable with the run's point (the turns so far, invoker/types.ts ResumePoint) and the run's prompt,
+// then waits with no model call open: the object may hibernate, restart, be redeployed. The decision
+// (POST .../approvals/:toolUseId, or the alarm at `expiresAt`) wakes the wait when the same instance
+// still holds it; otherwise the run queue finds the run cut short and goes on from the point
+// (Run.resume). A stop declines what waits.
+import type { PendingApproval } from "../../protocol";
+import type { ResumePoint } from "../invoker/types";
+import type { StructuredPrompt } from "../plugins/contract";
+import type { Alarms } from "../lib/alarms";
+import type { Broadcaster } from "./broadcaster";
+import type { RoomStore } from "./store";
+import { pendingApprovals, publicThread } from "./store/thread-row";
+
+/** How a wait ended. `approve` false: declined by the user, by the clock, or by a stop. */
+export interface Decision {
+  approve: boolean;
+  reason: "approved" | "declined" | "timeout" | "stopped";
+}
+
+type Row = { run_id: string; tool_use_id: string; decision: number | null; reason: string | null; expires_at: number };
+
+export class Approvals {
+  private readonly waiters = new Map<string, (d: Decision) => void>();
+
+  constructor(
+    private readonly store: RoomStore,
+    private readonly sql: SqlStorage,
+    private readonly events: Broadcaster,
+    private readonly alarms: Alarms,
+    /** The thread's pending calls changed: its report carries them to the owner's list. */
+    private readonly onChange: () => void,
+  ) {}
+
+  /**
+   * Waits for the decision on `call`. Asked once: a run that goes on after a restart finds the same
+   * question (still open, or decided meanwhile) and does not ask again.
+   */
+  async wait(call: Omit<PendingApproval, "expiresAt">, ttlMs: number, keep: { point: ResumePoint; prompt: StructuredPrompt }, signal: AbortSignal): Promise<Decision> {
+    const row = this.row(call.toolUseId);
+    if (row && row.decision !== null) return decisionOf(row);
+    if (!row) {
+      const expiresAt = Date.now() + ttlMs;
+      const threadId = this.store.thread.get()!.id;
+      this.store.transaction(() => {
+        this.sql.exec(
+          "INSERT INTO approvals (tool_use_id, run_id, tool_name, input, expires_at) VALUES (?, ?, ?, ?, ?)",
+          call.toolUseId, call.runId, call.toolName, JSON.stringify(call.input), expiresAt,
+        );
+        this.sql.exec("INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)", call.runId, JSON.stringify(keep.point), JSON.stringify(keep.prompt));
+        this.events.emit("tool:approval", { threadId, ...call, expiresAt });
+        this.changed();
+      });
+      // The alarm declines it then, whether or not this instance still holds the wait.
+      await this.alarms.request(expiresAt);
+    }
+    if (signal.aborted) return this.settle(call.toolUseId, { approve: false, reason: "stopped" });
+    return new Promise<Decision>((resolve) => {
+      const onAbort = () => void this.settle(call.toolUseId, { approve: false, reason: "stopped" });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiters.set(call.toolUseId, (d) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(d);
+      });
+    });
+  }
+
+  /**
+   * The user's decision. "waiting": no instance holds the wait (the object restarted), so the run
+   * queue must go on from the point.
+   */
+  decide(runId: string, toolUseId: string, approve: boolean): "unknown" | "decided" | "woken" | "waiting" {
+    const row = this.row(toolUseId);
+    if (!row || row.run_id !== runId) return "unknown";
+    if (row.decision !== null) return "decided";
+    const held = this.waiters.has(toolUseId);
+    this.settle(toolUseId, { approve, reason: approve ? "approved" : "declined" });
+    return held ? "woken" : "waiting";
+  }
+
+  /** The alarm: what waited past its time is declined. Answers whether a run must go on from its point. */
+  expire(now = Date.now()): boolean {
+    let orphaned = false;
+    for (const r of this.sql.exec<Row>("SELECT * FROM approvals WHERE decision IS NULL AND expires_at <= ?", now).toArray()) {
+      if (!this.waiters.has(r.tool_use_id)) orphaned = true;
+      this.settle(r.tool_use_id, { approve: false, reason: "timeout" });
+    }
+    return orphaned;
+  }
+
+  /** When the next open question declines by itself (for the alarm), or null. */
+  nextExpiry(): number | null {
+    return this.sql.exec<{ at: number | null }>("SELECT min(expires_at) AS at FROM approvals WHERE decision IS NULL").one().at;
+  }
+
+  /** The point a run kept when it began to wait, with its prompt; null for a run that never waited. */
+  pointOf(runId: string): { point: ResumePoint; prompt: StructuredPrompt } | null {
+    const [r] = this.sql.exec<{ point: string; prompt: string }>("SELECT point, prompt FROM run_points WHERE run_id = ?", runId).toArray();
+    return r ? { point: JSON.parse(r.point) as ResumePoint, prompt: JSON.parse(r.prompt) as StructuredPrompt } : null;
+  }
+
+  /**
+   * The run ended: its point goes, and a question still open is closed as stopped. The questions stay
+   * (a late answer is told it was decided; they are a few rows a thread).
+   */
+  forgetRun(runId: string): void {
+    const open = this.sql.exec("UPDATE approvals SET decision = 0, reason = 'stopped' WHERE run_id = ? AND decision IS NULL", runId).rowsWritten > 0;
+    this.sql.exec("DELETE FROM run_points WHERE run_id = ?", runId);
+    if (open) this.changed();
+  }
+
+  private settle(toolUseId: string, d: Decision): Decision {
+    this.sql.exec("UPDATE approvals SET decision = ?, reason = ? WHERE tool_use_id = ? AND decision IS NULL", d.approve ? 1 : 0, d.reason, toolUseId);
+    this.changed();
+    const waiter = this.waiters.get(toolUseId);
+    this.waiters.delete(toolUseId);
+    waiter?.(d);
+    return d;
+  }
+
+  /** The thread as now stored goes to its sockets and its owner's list. */
+  private changed(): void {
+    this.store.thread.setPending(pendingApprovals(this.sql));
+    const t = this.store.thread.get();
+    if (!t) return;
+    this.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+    this.onChange();
+  }
+
+  private row(toolUseId: string): Row | null {
+    return this.sql.exec<Row>("SELECT run_id, tool_use_id, decision, reason, expires_at FROM approvals WHERE tool_use_id = ?", toolUseId).toArray()[0] ?? null;
+  }
+}
+
+function decisionOf(r: Row): Decision {
+  return { approve: r.decision === 1, reason: (r.reason ?? (r.decision === 1 ? "approved" : "declined")) as Decision["reason"] };
+}

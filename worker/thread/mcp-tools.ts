@@ -1,0 +1,66 @@
+// The owner's MCP servers' tools in a run: offered beside the plugins' tools (after them, in a stable
+// order, so the request's tool definitions stay in the cached prefix), and called through the owner's
+// object, which holds the connections and secrets. A call whose tool asks waits for the user first
+// (approvals.ts); a declined or expired one goes back to the model as an error result saying so.
+import type { CustomTool, ResumePoint, ToolRun } from "../invoker/types";
+import type { McpOffer, McpOfferTool } from "../lib/mcp-offer";
+import type { RunInfo, StructuredPrompt } from "../plugins/contract";
+import type { Decision } from "./approvals";
+import type { RunParts } from "./run-parts";
+
+export type OfferedTool = McpOfferTool & { serverId: string };
+
+/** A run's hold on its timeout: waiting for the user does not count against it. */
+export interface RunHold {
+  pause(): void;
+  resume(): void;
+}
+
+const DECLINED: Record<Exclude<Decision["reason"], "approved">, string> = {
+  declined: "The user declined this tool call; it did not run. Do not try it again unless they ask.",
+  timeout: "Nobody approved this tool call in time; it did not run.",
+  stopped: "The run was stopped while this tool call waited for approval; it did not run.",
+};
+
+/** The tools of the servers this thread offers, by the name the model calls. */
+export function offeredTools(offers: McpOffer[], off: readonly string[]): Map<string, OfferedTool> {
+  const tools = new Map<string, OfferedTool>();
+  for (const offer of [...offers].sort((a, b) => a.server.localeCompare(b.server))) {
+    if (off.includes(offer.serverId)) continue;
+    for (const t of offer.tools) tools.set(t.name, { ...t, serverId: offer.serverId });
+  }
+  return tools;
+}
+
+export function definitions(tools: Map<string, OfferedTool>): CustomTool[] {
+  return [...tools.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as CustomTool["input_schema"] }));
+}
+
+export async function callOffered(
+  parts: Pick<RunParts, "approvals" | "user" | "config" | "logger">,
+  run: RunInfo,
+  tool: OfferedTool,
+  input: unknown,
+  toolUseId: string,
+  keep: () => { point: ResumePoint; prompt: StructuredPrompt },
+  signal: AbortSignal,
+  hold?: RunHold,
+): Promise<ToolRun> {
+  if (tool.asks) {
+    hold?.pause();
+    try {
+      const args = (input && typeof input === "object" ? input : {}) as Record<string, string>;
+      const decision = await parts.approvals.wait({ runId: run.runId, toolUseId, toolName: tool.name, input: args }, parts.config.approvalTimeoutMs, keep(), signal);
+      if (decision.reason !== "approved") return { content: DECLINED[decision.reason], isError: true };
+    } finally {
+      hold?.resume();
+    }
+  }
+  try {
+    const result = await parts.user(run.ownerId).mcpCall(run.ownerId, { serverId: tool.serverId, tool: tool.tool, input });
+    return { content: result.content, isError: result.isError, images: result.images };
+  } catch (err) {
+    parts.logger.warn("an MCP call could not reach the owner's object", { tool: tool.name, error: String(err) });
+    return { content: "The tool could not be called just now; try again later.", isError: true };
+  }
+}

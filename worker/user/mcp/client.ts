@@ -1,0 +1,144 @@
+// One connection to an MCP server, through the official SDK's client: Streamable HTTP, or SSE where
+// that is all the server speaks; OAuth through the SDK's flow, with what it keeps stored in the server's
+// secrets (stored-auth.ts). Whatever the server answers is bounded here before anyone else sees it.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { MCP_MAX_TOOLS } from "../../../protocol";
+import type { McpResult } from "../../lib/mcp-offer";
+import { VERSION } from "../../env";
+import { guardedFetch } from "./address";
+import type { ListedTool } from "./servers";
+
+export interface Reach {
+  allowLocal: boolean;
+  /** A tool call's limit (MCP_TOOL_TIMEOUT_MS); connecting and listing get a shorter one. */
+  toolTimeoutMs: number;
+}
+
+/** The server asked for OAuth, and the user must sign in at `authUrl` first. */
+export class NeedsSignIn extends Error {
+  constructor(readonly authUrl: string) {
+    super("The server asks you to sign in");
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 15_000;
+const MAX_DESCRIPTION = 2_000;
+const MAX_SCHEMA_BYTES = 32_000;
+const MAX_RESULT_TEXT = 100_000;
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BASE64 = 1_500_000;
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+export interface Connection {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects and initializes: Streamable HTTP first; a server that refuses it without asking for
+ * sign-in gets the older SSE transport. `auth` carries the OAuth state; its redirect is captured.
+ */
+export async function connect(url: string, headers: Record<string, string>, auth: OAuthClientProvider & { authUrl?: string }, reach: Reach, onToolsChanged: () => void): Promise<Connection> {
+  const fetchFn = guardedFetch(reach.allowLocal, reach.toolTimeoutMs + 5_000);
+  const requestInit = { headers };
+  const attempt = async (transport: Transport): Promise<Connection> => {
+    const client = new Client({ name: "edge-orchestrator", version: VERSION }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    return { client, close: () => client.close().catch(() => {}) };
+  };
+  try {
+    return await attempt(new StreamableHTTPClientTransport(new URL(url), { requestInit, authProvider: auth, fetch: fetchFn }));
+  } catch (first) {
+    if (first instanceof UnauthorizedError) throw auth.authUrl ? new NeedsSignIn(auth.authUrl) : new Error("The server refused the credentials");
+    try {
+      return await attempt(new SSEClientTransport(new URL(url), { requestInit, authProvider: auth, fetch: fetchFn, eventSourceInit: { fetch: fetchFn } }));
+    } catch (second) {
+      if (second instanceof UnauthorizedError && auth.authUrl) throw new NeedsSignIn(auth.authUrl);
+      throw new Error(reason(first));
+    }
+  }
+}
+
+/**
+ * The server's tools, at most MCP_MAX_TOOLS, each name made one the Messages API takes: `[a-zA-Z0-9_-]`,
+ * and short enough (`maxName`) that `<server>__<tool>` stays within its 64 characters.
+ */
+export async function listTools(client: Client, maxName: number): Promise<ListedTool[]> {
+  const raw: { name: string; description?: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
+    raw.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor && raw.length < MCP_MAX_TOOLS);
+  const taken = new Set<string>();
+  return raw.slice(0, MCP_MAX_TOOLS).map((t) => {
+    const name = unique(sanitize(t.name, maxName), taken, maxName);
+    const hints = t.annotations ?? {};
+    return {
+      name,
+      ...(name !== t.name ? { originalName: t.name } : {}),
+      description: (t.description ?? "").slice(0, MAX_DESCRIPTION),
+      inputSchema: boundedSchema(t.inputSchema),
+      mayChange: !(hints.readOnlyHint === true || hints.destructiveHint === false),
+    };
+  });
+}
+
+/** One call, bounded in time; an error result stays one, and a fault becomes one (the run goes on). */
+export async function callTool(client: Client, tool: string, input: unknown, timeoutMs: number, signal?: AbortSignal): Promise<McpResult> {
+  const args = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal });
+  return resultOf(result as { content?: unknown; structuredContent?: unknown; isError?: boolean });
+}
+
+export function resultOf(result: { content?: unknown; structuredContent?: unknown; isError?: boolean }): McpResult {
+  const texts: string[] = [];
+  const images: McpResult["images"] = [];
+  for (const block of Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : []) {
+    if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
+    else if (block.type === "image" && typeof block.data === "string" && IMAGE_TYPES.has(String(block.mimeType)) && block.data.length <= MAX_IMAGE_BASE64 && images.length < MAX_IMAGES) {
+      images.push({ mediaType: String(block.mimeType), data: block.data });
+    } else if (block.type === "resource_link" || block.type === "resource") {
+      const res = (block.resource ?? block) as { uri?: unknown; text?: unknown };
+      texts.push(typeof res.text === "string" ? res.text : `[resource ${String(res.uri ?? "")}]`);
+    } else texts.push(`[${String(block.type)} content left out]`);
+  }
+  if (!texts.length && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent));
+  let content = texts.join("\n");
+  if (content.length > MAX_RESULT_TEXT) content = `${content.slice(0, MAX_RESULT_TEXT)}\n[cut at ${MAX_RESULT_TEXT} characters]`;
+  if (!content && !images.length) content = result.isError ? "The tool failed without saying why" : "(no content)";
+  return { content, images, isError: result.isError === true };
+}
+
+/** A connection failure as the user reads it: what went wrong, without the SDK's noise. */
+export function reason(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/\s+/g, " ").slice(0, 300) || "The server could not be reached";
+}
+
+function sanitize(name: string, max: number): string {
+  const clean = name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, max);
+  return clean || "tool";
+}
+
+function unique(name: string, taken: Set<string>, max: number): string {
+  let candidate = name;
+  for (let i = 2; taken.has(candidate); i++) candidate = `${name.slice(0, max - 4)}_${i}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+/** An object schema the API takes; anything else (too big, not an object) becomes an open one. */
+function boundedSchema(schema: unknown): Record<string, unknown> {
+  const open = { type: "object" };
+  if (!schema || typeof schema !== "object" || (schema as { type?: unknown }).type !== "object") return open;
+  return JSON.stringify(schema).length <= MAX_SCHEMA_BYTES ? (schema as Record<string, unknown>) : open;
+}
