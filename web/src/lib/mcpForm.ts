@@ -1,7 +1,7 @@
 // The add-a-server form's draft, and POST /api/mcp/servers's body made from it, or what is wrong
 // with it, field by field, in words (the server checks again; this spares a round trip and says more).
 
-import { MCP_MAX_HEADERS, MCP_SERVER_NAME, type McpServerBody } from "@protocol";
+import { MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, mcpServerNameProblem, type McpServerBody } from "@protocol";
 
 export interface HeaderRow {
   /** A stable key for the row (React's), not sent. */
@@ -29,7 +29,8 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function nameProblem(name: string, taken: readonly string[]): string | undefined {
   if (!name) return "Give the server a name.";
-  if (!MCP_SERVER_NAME.test(name)) return `“${name}” cannot be a name: use ${NAME_RULE}, without spaces or capitals.`;
+  const problem = mcpServerNameProblem(name);
+  if (problem) return `“${name}” cannot be a name: use ${NAME_RULE}, without spaces or capitals${name.includes("__") ? ", and no double underscore" : ""}.`;
   if (taken.includes(name)) return `You already have a server named ${name}.`;
   return undefined;
 }
@@ -56,6 +57,7 @@ function headersOf(rows: readonly HeaderRow[]): { headers: Record<string, string
   for (const [i, row] of filled.entries()) {
     const name = row.name.trim();
     if (!name) return { problem: `Header ${i + 1} has a value but no name.` };
+    if (name.length > MCP_MAX_HEADER_NAME || row.value.length > MCP_MAX_HEADER_VALUE) return { problem: `The header ${name.slice(0, 40)} is too long.` };
     if (!HEADER_NAME.test(name)) return { problem: `“${name}” cannot be a header name: letters, digits and - only, no spaces or colons.` };
     if (seen.has(name.toLowerCase())) return { problem: `The header ${name} is given twice.` };
     if (/[\r\n]/.test(row.value)) return { problem: `The value of ${name} has a line break.` };
