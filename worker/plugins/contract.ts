@@ -97,7 +97,7 @@ export interface Hooks {
   onBroadcast?(frame: BroadcastFrame): void | Promise<void>;
   onPipelineStart?(run: RunInfo): void | Promise<void>;
   onPipelineStep?(step: StepInfo, run: RunInfo): void | Promise<void>;
-  /** Every delta, before coalescing: keep it cheap. */
+  /** Every delta, before coalescing (a tool's partial input, `tool_input`, excepted: its `tool_call` follows whole): keep it cheap. */
   onStreamEvent?(event: StreamEvent, run: RunInfo): void | Promise<void>;
   onPipelineComplete?(outcome: RunOutcome, run: RunInfo): void | Promise<void>;
   onTaskCreate?(task: Task): void | Promise<void>;
