@@ -3,8 +3,9 @@ import { useId } from "react";
 import { errorText } from "../api";
 import { useNow } from "../hooks/useNow";
 import { approvalPhase, describeExpiry, type ApprovalPhase } from "../lib/approvals";
-import { prettyJson, splitToolName } from "../lib/format";
+import { prettyJson } from "../lib/format";
 import { useDecideApproval } from "../queries/approvals";
+import { ToolHead } from "./ToolHead";
 
 function statusText(phase: ApprovalPhase): string {
   switch (phase.name) {
@@ -95,16 +96,9 @@ export function ApprovalRequest({ threadId, approval }: { threadId: string; appr
 
 /** A waiting call whose tool card is not shown (a reload whose run's stream was not replayed): a card of its own. */
 export function ApprovalCard({ threadId, approval }: { threadId: string; approval: PendingApproval }) {
-  const { plugin, tool } = splitToolName(approval.toolName);
   return (
     <div className="tool-card tool-call is-waiting" data-testid="approval-card" data-tool-use-id={approval.toolUseId}>
-      <div className="tool-head">
-        <span className="tool-icon" aria-hidden="true">⚙</span>
-        <span className="tool-title">
-          Tool call <strong>{tool}</strong>
-        </span>
-        {plugin && <span className="pill">{plugin}</span>}
-      </div>
+      <ToolHead toolName={approval.toolName} />
       <ApprovalRequest threadId={threadId} approval={approval} />
     </div>
   );

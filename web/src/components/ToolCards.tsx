@@ -1,6 +1,7 @@
 import { memo, useState } from "react";
 import { prettyJson, splitToolName } from "../lib/format";
 import { ApprovalRequest } from "./ApprovalRequest";
+import { ToolHead } from "./ToolHead";
 import { useApprovals } from "./approvalsState";
 
 const PREVIEW_CHARS = 600;
@@ -31,19 +32,13 @@ export const ToolCallCard = memo(function ToolCallCard({
   toolUseId?: string;
   input: unknown;
 }) {
-  const { plugin, tool } = splitToolName(toolName || "tool");
+  const { tool } = splitToolName(toolName || "tool");
   // A call waiting for the user's approval shows the request in place of its (cut) input.
   const approvals = useApprovals();
   const waiting = toolUseId ? approvals?.pending.get(toolUseId) : undefined;
   return (
     <div className={"tool-card tool-call" + (waiting ? " is-waiting" : "")} data-testid="tool-call" data-tool-use-id={toolUseId}>
-      <div className="tool-head">
-        <span className="tool-icon" aria-hidden="true">⚙</span>
-        <span className="tool-title">
-          Tool call <strong>{tool}</strong>
-        </span>
-        {plugin && <span className="pill">{plugin}</span>}
-      </div>
+      <ToolHead toolName={toolName} />
       {waiting && approvals ? (
         <ApprovalRequest threadId={approvals.threadId} approval={waiting} />
       ) : (
