@@ -50,7 +50,13 @@ export async function connect(url: string, headers: Record<string, string>, auth
   const attempt = async (transport: Transport): Promise<Connection> => {
     const client = new Client({ name: "edge-orchestrator", version: VERSION }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged());
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      // A transport left open after a failed start would go on retrying in the background (SSE does).
+      await transport.close().catch(() => {});
+      throw err;
+    }
     return { client, close: () => client.close().catch(() => {}) };
   };
   try {
