@@ -116,10 +116,10 @@ describe("accessibility (axe-core)", () => {
       await openThread(page, waiting.id);
       await send(page, `Delete it ${m}`);
       await page.getByTestId("approval").waitFor();
-      // The card only: the run in progress around it has findings of its own, which the chat's check
-      // (made once its run ended) does not see: the typing dots (an aria-label on a span without a
-      // role) and the pipeline's steps not reached yet (opacity 0.45: 1.96:1).
       await checkPart(page, '[data-testid="tool-call"]:has([data-testid="approval"])', "a tool call waiting for approval");
+      // And the whole page while the run waits (a run in progress: its steps not reached yet, its
+      // typing dots), which the chat's check, made once its run ended, does not see.
+      await check(page, "a thread whose run waits for approval");
       await page.getByTestId("approval-deny").click();
       await waitForReply(page, "Left alone.");
       await api(`/api/threads/${waiting.id}`, { method: "DELETE" }).catch(() => {});

@@ -24,7 +24,7 @@ function StreamingBubble({ runId, text, web, model }: { runId: string; text: str
   return (
     <div className="msg msg-assistant msg-streaming" data-testid="streaming-message" aria-busy="true" aria-label="Assistant is replying">
       <AnswerBody text={shown} web={web} prefix={`cite-${runId}`}>
-        {shown ? <span className="caret" aria-hidden="true" /> : <span className="typing" aria-label="Waiting for the first words"><i /><i /><i /></span>}
+        {shown ? <span className="caret" aria-hidden="true" /> : <span className="typing" role="img" aria-label="Waiting for the first words"><i /><i /><i /></span>}
       </AnswerBody>
       {model && <MessageChips model={model} />}
     </div>
