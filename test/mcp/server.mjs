@@ -292,6 +292,19 @@ function buildToolSet(name, mountName, record) {
     annotations: { readOnlyHint: true },
   }, ({ a, b }) => text(String(a + b)));
 
+  // A tool with an output schema: a client validates its structured result (ajv would compile it
+  // with new Function, which workerd refuses; the app's client uses the cfworker validator).
+  tool("stats", {
+    title: "Stats",
+    description: "Counts the characters of a text, as structured content.",
+    inputSchema: { text: z.string() },
+    outputSchema: { chars: z.number(), words: z.number() },
+    annotations: { readOnlyHint: true },
+  }, ({ text: t }) => {
+    const out = { chars: t.length, words: t.split(/\s+/).filter(Boolean).length };
+    return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+  });
+
   tool("delete_item", {
     title: "Delete item",
     description: "Deletes the item with the given id (destructive: a client should ask first).",

@@ -118,6 +118,13 @@ describe("a server's tools in a run", () => {
     expect(frames.at(-1)!.event).toBe("pipeline:complete");
   });
 
+  it("calls a tool with an output schema (its result validated in workerd, without code generation)", async () => {
+    const { name } = await addServer("/tools/mcp");
+    const { requests } = await runWithTool(`${name}__stats`, { text: "one two three" });
+    expect(resultOf(requests)).toMatchObject({ content: '{"chars":13,"words":3}' });
+    expect(resultOf(requests).is_error).toBeUndefined();
+  });
+
   it("keeps an error result an error, and images as images", async () => {
     const { name, body } = await addServer("/tools/mcp");
     await neverAsk(body.server.id, ["fail", "image"]);
