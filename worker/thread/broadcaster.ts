@@ -2,6 +2,12 @@ import type { EventFrame, EventMap, EventName, StreamEvent } from "../../protoco
 import type { BroadcastFrame } from "../plugins/contract";
 import type { RoomStore } from "./store";
 
+/** More deltas than a crash can leave unwritten (those sent since the object's last commit). */
+const UNCONFIRMED_DELTAS = 64;
+
+const isDelta = (f: EventFrame): boolean =>
+  f.event === "pipeline:stream" && (f.data.type === "text" || f.data.type === "thinking" || f.data.type === "tool_input");
+
 /** Who hears every frame after the sockets (the plugins' onBroadcast). */
 export interface FrameObserver {
   notify(hook: "onBroadcast", frame: BroadcastFrame): void | Promise<void>;
@@ -20,7 +26,9 @@ export class Broadcaster {
     private readonly ctx: DurableObjectState,
     private readonly observer: FrameObserver,
   ) {
-    this.seq = store.replay.lastSeq();
+    // A start in the middle of a run (a crash, a deploy) may follow deltas that clients saw and the
+    // replay never kept: their seqs are skipped, so a client's `since` never names a different frame.
+    this.seq = store.replay.lastSeq() + (store.runs.head()?.state === "running" ? UNCONFIRMED_DELTAS : 0);
   }
 
   get lastSeq(): number {
@@ -33,7 +41,12 @@ export class Broadcaster {
     const seq = ++this.seq;
     const frame = { event, data, timestamp: Date.now(), seq } as EventFrame;
     const json = JSON.stringify(frame);
-    this.store.replay.append(seq, json);
+    // A delta goes out before its replay row is written, so it does not wait at the output gate for
+    // that row's commit. Every other frame (a run's start and end, a message) is durable before any
+    // client sees it. A delta a crash loses from the replay was a moment of the answer's text the
+    // next start skips over (see the constructor): seqs are never given twice.
+    const delta = isDelta(frame);
+    if (!delta) this.store.replay.append(seq, json);
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(json);
@@ -41,6 +54,7 @@ export class Broadcaster {
         // A socket closing under us; its close event tidies up.
       }
     }
+    if (delta) this.store.replay.append(seq, json);
     void this.observer.notify("onBroadcast", { ...frame, threadId: thread.id, json });
   }
 }
