@@ -45,9 +45,11 @@ describe("readStream", () => {
       ...end("end_turn"),
     ]);
     const message = await run;
+    // Each text or thinking block's end says so (a caller's buffer of it can go).
     expect(told).toEqual([
       { type: "thinking", delta: "Let me " },
       { type: "thinking", delta: "think." },
+      { type: "content_end" },
       { type: "text", delta: "Hello" },
       { type: "text", delta: ", world" },
       { type: "content_end" },
@@ -82,7 +84,6 @@ describe("readStream", () => {
       { type: "tool_input", toolUseId: "toolu_1", toolName: "time__now", delta: '"UTC"}' },
       { type: "tool_call", toolUseId: "toolu_1", toolName: "time__now", input: { zone: "UTC" } },
       { type: "tool_call", toolUseId: "toolu_2", toolName: "time__now", input: {} },
-      { type: "content_end" },
     ]);
     expect(message.content).toEqual([
       { type: "tool_use", id: "toolu_1", name: "time__now", input: { zone: "UTC" } },
@@ -122,7 +123,6 @@ describe("readStream", () => {
       { type: "server_tool_result", toolUseId: "srvtoolu_1", toolName: "web_search", sources: [{ url: "https://a.test", title: "A", pageAge: "1 day" }] },
       { type: "server_tool_result", toolUseId: "srvtoolu_2", toolName: "web_fetch", sources: [{ url: "https://b.test", title: "B" }] },
       { type: "server_tool_result", toolUseId: "srvtoolu_3", toolName: "web_search", sources: [], error: "max_uses_exceeded" },
-      { type: "content_end" },
     ]);
     expect(message.content).toEqual([{ ...search, input: { query: "cats" } }, results, fetched, failed, { type: "some_future_block", payload: 1 }]);
     expect(message.usage.serverToolUses).toEqual({ web_search: 2, web_fetch: 1 });

@@ -19,7 +19,7 @@ type Block =
 
 /**
  * What the reader tells as it goes: client events, and markers the invoker acts on (`content_end`:
- * the response's content is whole, its stop reason follows).
+ * a text or thinking block is whole, so what a caller buffers of it for sockets can go).
  */
 export type ReadEvent = StreamEvent | { type: "compaction" } | { type: "cited"; citations: Citation[] } | { type: "content_end" };
 
@@ -68,11 +68,16 @@ class Reader {
         return;
       case "content_block_delta":
         return this.delta(this.blocks[ev.index], ev.delta);
-      case "content_block_stop":
-        return this.blockStop(this.blocks[ev.index]);
+      case "content_block_stop": {
+        const block = this.blocks[ev.index];
+        this.blockStop(block);
+        // What a caller buffers of it can go now: the last of a text or thinking block, a network read
+        // before message_delta (other blocks' events flush a caller's buffer themselves).
+        if ((block?.type === "text" && block.text) || (block?.type === "thinking" && block.thinking)) this.onEvent({ type: "content_end" });
+        return;
+      }
       case "message_delta":
-        this.messageDelta(ev);
-        return this.onEvent({ type: "content_end" });
+        return this.messageDelta(ev);
       case "message_stop":
         this.stopped = true;
     }
