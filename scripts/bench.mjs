@@ -10,7 +10,9 @@
 // trip (a primary one region away), and the table prints both side by side. With --compare, only the
 // latency legs, this checkout against <rev>, in pairs run back to back (scripts/bench/compare.mjs).
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
+import { startMcpServers } from "../test/mcp/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
+import { api } from "./bench/clients.mjs";
 import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
 import { d1Down, SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
@@ -31,6 +33,25 @@ function stats(values) {
   return { median: at(0.5), p95: at(0.95), n: sorted.length };
 }
 
+/**
+ * The latency legs again with one MCP server connected (the test servers' tools, test/mcp/server.mjs):
+ * its tool list rides with step 0's cached inputs, so a warm post waits on nothing more.
+ */
+async function withMcpServer(base, upstream) {
+  const mcp = await startMcpServers();
+  try {
+    await api(base, "/api/mcp/servers", { name: `bench${Date.now() % 100000}`, url: `${mcp.url}/tools/mcp` });
+    const lat = await latency(base, upstream, opts);
+    const offered = lat.toolNames.filter((n) => n.startsWith("bench")).length;
+    return [
+      [`POST → upstream request, one MCP server connected (${offered} tools offered) (ms)`, stats(lat.overhead)],
+      ["socket send → upstream request, one MCP server connected (ms)", stats(lat.socketOverhead)],
+    ];
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** Every scenario against one app; answers [label, stats] rows and notes. */
 async function measure(upstream, vars, { withFanout }) {
   const app = await startApp(upstream.url, vars);
@@ -45,6 +66,7 @@ async function measure(upstream, vars, { withFanout }) {
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],
       ["upstream delta → socket delta, last token (ms)", stats(lat.lastToken)],
       ["upstream end → pipeline:complete (ms)", stats(lat.endToComplete)],
+      ...(await withMcpServer(app.base, upstream)),
       ["new thread's first post → upstream request, cold (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: false }))],
       ["new thread's first post → upstream request, prewarmed (ms)", stats(await firstPost(app.base, upstream, 10, { prewarm: true }))],
     ];
@@ -135,7 +157,8 @@ async function userObject(upstream) {
 /** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
 async function table(upstream) {
   console.log(`bench: ${opts.runs} runs, ${opts.tokens} tokens per answer, ${opts.tokenDelayMs} ms between tokens upstream\n`);
-  const base = part("main") ? await measure(upstream, {}, { withFanout: true }) : { rows: [], notes: [] };
+  // MCP_ALLOW_LOCAL: the MCP server the bench connects is on this machine.
+  const base = part("main") ? await measure(upstream, { MCP_ALLOW_LOCAL: "1" }, { withFanout: true }) : { rows: [], notes: [] };
   if (part("cap")) base.rows.push(["spend past the cap, 20 runs at once (USD), runs that ran", await capped(upstream)]);
   if (part("user")) {
     const user = await userObject(upstream);

@@ -6,7 +6,7 @@ import { api, now, openSocket, script, sendMessage, upstreamRequest, waitForEnds
  * same moment's machine for both): latency of each leg, every token, and the run ids.
  */
 export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
-  const out = { overhead: [], socketOverhead: [], tokenLatency: [], firstToken: [], lastToken: [], endToComplete: [], runIds: [] };
+  const out = { overhead: [], socketOverhead: [], tokenLatency: [], firstToken: [], lastToken: [], endToComplete: [], runIds: [], toolNames: [] };
   const { thread } = await api(base, "/api/threads", { name: "bench latency" });
   const socket = await openSocket(base, thread.id);
   let sent = 0;
@@ -21,6 +21,7 @@ export async function latency(base, upstream, { runs, tokens, tokenDelayMs }) {
       if (i < 3) continue; // warm-up
       const [req] = await upstreamRequest(upstream, match);
       (via === "post" ? out.overhead : out.socketOverhead).push(req.receivedAt - sentAt);
+      out.toolNames = (req.body?.tools ?? []).map((t) => t.name);
       for (const s of socket.stamps) out.tokenLatency.push(s.at - s.sent);
       out.firstToken.push(socket.stamps[0].at - socket.stamps[0].sent);
       out.lastToken.push(socket.stamps.at(-1).at - socket.stamps.at(-1).sent);
