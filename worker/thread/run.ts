@@ -88,8 +88,8 @@ export class Run extends RunEnding {
   private async finish(run: RunInfo, rec: RunRecorder, prompt: StructuredPrompt, result: InvokeResult): Promise<RunOutcome> {
     const { plugins } = this.parts;
     await rec.drained();
-    // A frame leaves once the writes before it are durable (the output gate): the turn ends here,
-    // so the last delta's commit is its own, ahead of the run's end writes.
+    // The run's end writes wait for the next turn, so they never share a commit with this turn's
+    // frames (a frame leaves once the writes before it are durable: the output gate).
     await nextTurn();
     // Step 5: plugins hear the result; they cannot change it.
     await plugins.notify("onAfterInvoke", result, run);
