@@ -77,6 +77,8 @@ describe("MCP servers", () => {
     assert.equal(await server.getAttribute("data-enabled"), "true");
     assert.equal(await server.getByTestId("mcp-status").innerText(), "Connected");
     assert.match(await server.innerText(), new RegExp(TOOLS_URL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    // A long list (more than 8 tools) comes folded: opened, as a person would.
+    if ((await server.locator("details.mcp-tools").getAttribute("open")) === null) await server.locator("details.mcp-tools > summary").click();
     const tools = await server.getByTestId("mcp-tool").evaluateAll((els) => els.map((el) => el.getAttribute("data-tool")));
     for (const name of ["echo", "add", "delete_item", "fail", "slow", "image"]) assert.ok(tools.includes(name), `${name} is not listed: ${tools}`);
     // auto, said as what it means for each: the read-only tool runs, the destructive one asks.
