@@ -26,6 +26,8 @@ const PASSED_THROUGH = [
   "DEV_FAULTS",
   "SCHEDULE_MIN_INTERVAL_S",
   "MAX_SCHEDULES_PER_USER",
+  "MCP_TOOL_TIMEOUT_MS",
+  "APPROVAL_TIMEOUT_S",
 ];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";
