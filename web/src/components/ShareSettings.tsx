@@ -7,7 +7,9 @@ import { ShareLinks } from "./ShareLinks";
 
 /** The settings' list of the user's share links (this thread's first), each with revoke. */
 export function ShareSettings({ threadId }: { threadId: string }) {
-  const shares = useQuery(sharesQuery);
+  // Read afresh each time the settings open: a link made a moment ago in the share dialog (whose own
+  // read of the list may have crossed its creation) is listed here whatever that read answered.
+  const shares = useQuery({ ...sharesQuery, refetchOnMount: "always" });
   const { threads } = useThreadList(false);
   const names = useMemo(() => new Map(threads.map((t) => [t.id, t.name])), [threads]);
   const list = useMemo(

@@ -21,7 +21,8 @@ export function useCreateShare() {
   return useMutation({
     mutationFn: (threadId: string) => request("POST /api/threads/:id/shares", { params: { id: threadId } }).then((r) => r.share),
     onSuccess: (share) => {
-      qc.setQueryData(shareKeys.mine, (list: Share[] | undefined) => list && [share, ...list.filter((s) => s.id !== share.id)]);
+      // Listed at once, even when the list's first read is still on its way (the refetch below follows it).
+      qc.setQueryData(shareKeys.mine, (list: Share[] | undefined) => [share, ...(list ?? []).filter((s) => s.id !== share.id)]);
       void qc.invalidateQueries({ queryKey: shareKeys.mine });
     },
   });
