@@ -42,6 +42,12 @@ describe("notices from the open thread's socket", () => {
     expect(notices.onFrame(frame("task:failed", { threadId: "thr_1", task: { ...done, status: "failed" } }))?.title).toBe("A delegated task failed");
     expect(notices.onFrame(frame("task:validated", { threadId: "thr_child", task: done }))).toBeNull();
   });
+
+  it("tells of a tool call that waits for the user's approval", () => {
+    const notices = new RunNotices(() => "Cleanup");
+    const asked = frame("tool:approval", { threadId: "thr_1", runId: "run_1", toolUseId: "toolu_1", toolName: "ops__delete_item", input: { id: "a" }, expiresAt: 1 });
+    expect(notices.onFrame(asked)).toEqual({ title: "A tool call waits for your approval", body: "ops__delete_item in Cleanup", tag: "approval:toolu_1", threadId: "thr_1" });
+  });
 });
 
 describe("notices from the thread list", () => {
@@ -59,7 +65,7 @@ describe("notices from the thread list", () => {
     createdAt: 1_000,
     ...over,
   });
-  const was = { lastActivity: 5_000, status: "active" as const };
+  const was = { lastActivity: 5_000, status: "active" as const, waiting: 0 };
   const fired = { id: "sch_1", threadId: "thr_b", name: "Digest daily", lastRunAt: 8_000 } as Schedule;
 
   it("tells of a task thread that ended, once its status says so", () => {
@@ -75,5 +81,16 @@ describe("notices from the thread list", () => {
     expect(listNotice(t({ kind: "cron" }), was, [])?.title).toBe("Scheduled thread");
     // A status change alone is no news of a scheduled run.
     expect(listNotice(t({ kind: "cron", lastActivity: 5_000 }), was, [])).toBeNull();
+  });
+
+  it("tells of another thread's tool call that now waits for approval, and not again for the same one", () => {
+    const pending = [{ runId: "run_1", toolUseId: "toolu_9", toolName: "ops__delete_item", input: {}, expiresAt: 1 }];
+    expect(listNotice(t({ pendingApprovals: pending, lastActivity: 5_000 }), was, undefined)).toEqual({
+      title: "A tool call waits for your approval",
+      body: "ops__delete_item in Digest",
+      tag: "approval:toolu_9",
+      threadId: "thr_b",
+    });
+    expect(listNotice(t({ pendingApprovals: pending, lastActivity: 5_000 }), { ...was, waiting: 1 }, undefined)).toBeNull();
   });
 });

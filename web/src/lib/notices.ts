@@ -67,6 +67,8 @@ export class RunNotices {
           threadId: frame.data.threadId,
         };
       }
+      case "tool:approval":
+        return approvalNotice(frame.data.toolName, this.threadName(), frame.data.threadId, frame.data.toolUseId);
       case "task:validated":
       case "task:failed": {
         const { task, threadId } = frame.data;
@@ -79,12 +81,22 @@ export class RunNotices {
   }
 }
 
+/** A tool call waits for the user: the run stands still until they answer. */
+function approvalNotice(toolName: string, threadName: string, threadId: string, toolUseId: string): Notice {
+  return { title: "A tool call waits for your approval", body: clip(`${toolName} in ${threadName}`), tag: `approval:${toolUseId}`, threadId };
+}
+
 /**
- * A thread other than the open one moved on between two list refreshes: a notice when that is a
- * delegated task's thread that ended, a scheduled thread, or a thread one of whose schedules fired
- * since (`schedules`: the user's, when known).
+ * A thread other than the open one moved on between two list refreshes: a notice when one of its
+ * tool calls now waits for approval, when it is a delegated task's thread that ended, a scheduled
+ * thread, or a thread one of whose schedules fired since (`schedules`: the user's, when known).
  */
 export function listNotice(thread: Thread, was: ListedThread, schedules: Schedule[] | undefined): Notice | null {
+  const waiting = thread.pendingApprovals ?? [];
+  if (waiting.length > was.waiting) {
+    const newest = waiting[waiting.length - 1];
+    return approvalNotice(newest.toolName, thread.name, thread.id, newest.toolUseId);
+  }
   const ended = thread.status === "completed" || thread.status === "failed";
   if (thread.kind === "task") {
     if (!ended || was.status === thread.status) return null;

@@ -74,6 +74,13 @@ describe("threads that moved on between two lists", () => {
       thread({ id: "new", lastActivity: 9_000 }),
     ];
     expect(movedOn(before, after, "open").map((m) => m.thread.id)).toEqual(["a", "c"]);
-    expect(movedOn(before, after, "open")[0].was).toEqual({ lastActivity: 5_000, status: "active" });
+    expect(movedOn(before, after, "open")[0].was).toEqual({ lastActivity: 5_000, status: "active", waiting: 0 });
+  });
+
+  it("names one whose run now waits for an approval, though nothing else of it changed", () => {
+    const asked = { runId: "run_1", toolUseId: "toolu_1", toolName: "ops__delete_item", input: {}, expiresAt: 1 };
+    const before = listed([thread({ id: "a" })]);
+    expect(movedOn(before, [thread({ id: "a", pendingApprovals: [asked] })], null).map((m) => m.thread.id)).toEqual(["a"]);
+    expect(movedOn(listed([thread({ id: "a", pendingApprovals: [asked] })]), [thread({ id: "a" })], null)).toEqual([]);
   });
 });

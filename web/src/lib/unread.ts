@@ -59,20 +59,24 @@ export function sameSeen(a: SeenRecord, b: SeenRecord): boolean {
 export interface ListedThread {
   lastActivity: number;
   status: Thread["status"];
+  /** How many of its tool calls waited for the user's approval. */
+  waiting: number;
 }
 
 /**
- * The threads of `threads` whose activity moved on, or whose status changed, since `before` listed
- * them (threads new to the list are not: nothing to compare them with), but the open one.
+ * The threads of `threads` whose activity moved on, whose status changed, or which wait for more
+ * approvals, since `before` listed them (threads new to the list are not: nothing to compare them
+ * with), but the open one.
  */
 export function movedOn(before: ReadonlyMap<string, ListedThread>, threads: Thread[], activeId: string | null): { thread: Thread; was: ListedThread }[] {
   const moved: { thread: Thread; was: ListedThread }[] = [];
   for (const t of threads) {
     const was = before.get(t.id);
-    if (was && t.id !== activeId && (t.lastActivity > was.lastActivity || t.status !== was.status)) moved.push({ thread: t, was });
+    const waiting = t.pendingApprovals?.length ?? 0;
+    if (was && t.id !== activeId && (t.lastActivity > was.lastActivity || t.status !== was.status || waiting > was.waiting)) moved.push({ thread: t, was });
   }
   return moved;
 }
 
 export const listed = (threads: Thread[]): Map<string, ListedThread> =>
-  new Map(threads.map((t) => [t.id, { lastActivity: t.lastActivity, status: t.status }]));
+  new Map(threads.map((t) => [t.id, { lastActivity: t.lastActivity, status: t.status, waiting: t.pendingApprovals?.length ?? 0 }]));
