@@ -1,7 +1,7 @@
 // MCP servers (PROTOCOL.md, "MCP servers"): kept by the caller's own object (worker/user/mcp/), which
 // also makes every call to them. The OAuth callback is a browser's redirect: it answers with a redirect
 // back to the app's Connections page, saying how the sign-in went.
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem, type McpServer } from "../../protocol";
 import { PLUGINS } from "../plugins/registry";
@@ -10,7 +10,6 @@ import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { reply } from "./reply";
 import { jsonBody } from "./validate";
-import type { Context } from "hono";
 
 /** Where the sign-in's redirect lands in the web app. */
 export const CONNECTIONS_PAGE = "/settings/connections";

@@ -36,18 +36,20 @@ export class Approvals {
    * Waits for the decision on `call`. Asked once: a run that goes on after a restart finds the same
    * question (still open, or decided meanwhile) and does not ask again.
    */
-  async wait(call: Omit<PendingApproval, "expiresAt">, ttlMs: number, keep: { point: ResumePoint; prompt: StructuredPrompt }, signal: AbortSignal): Promise<Decision> {
+  async wait(call: Omit<PendingApproval, "expiresAt">, ttlMs: number, keep: () => { point: ResumePoint; prompt: StructuredPrompt }, signal: AbortSignal): Promise<Decision> {
     const row = this.row(call.toolUseId);
     if (row && row.decision !== null) return decisionOf(row);
     if (!row) {
       const expiresAt = Date.now() + ttlMs;
       const threadId = this.store.thread.get()!.id;
+      // The point is built only for a new question: a run that goes on from it asks nothing again.
+      const kept = keep();
       this.store.transaction(() => {
         this.sql.exec(
           "INSERT INTO approvals (tool_use_id, run_id, tool_name, input, expires_at) VALUES (?, ?, ?, ?, ?)",
           call.toolUseId, call.runId, call.toolName, JSON.stringify(call.input), expiresAt,
         );
-        this.sql.exec("INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)", call.runId, JSON.stringify(keep.point), JSON.stringify(keep.prompt));
+        this.sql.exec("INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)", call.runId, JSON.stringify(kept.point), JSON.stringify(kept.prompt));
         this.events.emit("tool:approval", { threadId, ...call, expiresAt });
         this.changed();
       });

@@ -2,6 +2,7 @@
 // order, so the request's tool definitions stay in the cached prefix), and called through the owner's
 // object, which holds the connections and secrets. A call whose tool asks waits for the user first
 // (approvals.ts); a declined or expired one goes back to the model as an error result saying so.
+import type { PendingApproval } from "../../protocol";
 import type { CustomTool, ResumePoint, ToolRun } from "../invoker/types";
 import type { McpOffer, McpOfferTool } from "../lib/mcp-offer";
 import type { RunInfo, StructuredPrompt } from "../plugins/contract";
@@ -49,8 +50,8 @@ export async function callOffered(
   if (tool.asks) {
     hold?.pause();
     try {
-      const args = (input && typeof input === "object" ? input : {}) as Record<string, string>;
-      const decision = await parts.approvals.wait({ runId: run.runId, toolUseId, toolName: tool.name, input: args }, parts.config.approvalTimeoutMs, keep(), signal);
+      const args = (input && typeof input === "object" ? input : {}) as PendingApproval["input"];
+      const decision = await parts.approvals.wait({ runId: run.runId, toolUseId, toolName: tool.name, input: args }, parts.config.approvalTimeoutMs, keep, signal);
       if (decision.reason !== "approved") return { content: DECLINED[decision.reason], isError: true };
     } finally {
       hold?.resume();
