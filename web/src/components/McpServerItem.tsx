@@ -2,6 +2,7 @@ import type { McpApproval, McpServer, McpTool } from "@protocol";
 import { useId, useState } from "react";
 import { errorText } from "../api";
 import { usePatchServer, useRemoveServer } from "../queries/mcp";
+import { EnabledSwitch } from "./EnabledSwitch";
 
 /** The choices of a tool's approval, `auto` said as what it means for this tool (its MCP hints). */
 export function approvalChoices(tool: McpTool): { value: McpApproval; label: string }[] {
@@ -152,22 +153,7 @@ export function McpServerItem({ server }: { server: McpServer }) {
           <strong>{server.name}</strong> <ServerStatus server={server} />
           <div className="muted small mcp-url">{server.url}</div>
         </div>
-        <label className="switch" htmlFor={switchId}>
-          <input
-            id={switchId}
-            type="checkbox"
-            role="switch"
-            data-testid="mcp-enabled"
-            checked={enabled}
-            disabled={patch.isPending}
-            onChange={toggle}
-          />
-          <span className="switch-track" aria-hidden="true" />
-          <span className="switch-label">
-            {enabled ? "Enabled" : "Disabled"}
-            <span className="visually-hidden">: {server.name}</span>
-          </span>
-        </label>
+        <EnabledSwitch id={switchId} testId="mcp-enabled" checked={enabled} disabled={patch.isPending} onChange={toggle} name={server.name} />
       </div>
       {server.status === "authenticating" && (
         <p className="small mcp-sign-in-line">

@@ -2,6 +2,7 @@ import type { PluginInfo } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { errorText } from "../api";
+import { EnabledSwitch } from "../components/EnabledSwitch";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { pluginsQuery, usePatchPlugin } from "../queries/plugins";
 import { useSession } from "../session/SessionGate";
@@ -83,19 +84,13 @@ function PluginRow({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean
           <strong>{plugin.name}</strong> <span className="muted small">v{plugin.version}</span>
           {plugin.description && <div className="muted small">{plugin.description}</div>}
         </div>
-        <label className="switch" htmlFor={switchId}>
-          <input
-            id={switchId}
-            type="checkbox"
-            role="switch"
-            data-testid="plugin-toggle"
-            checked={plugin.enabled}
-            disabled={readOnly || patch.isPending}
-            onChange={() => patch.mutate({ name: plugin.name, enabled: !plugin.enabled })}
-          />
-          <span className="switch-track" aria-hidden="true" />
-          <span className="switch-label">{plugin.enabled ? "Enabled" : "Disabled"}</span>
-        </label>
+        <EnabledSwitch
+          id={switchId}
+          testId="plugin-toggle"
+          checked={plugin.enabled}
+          disabled={readOnly || patch.isPending}
+          onChange={() => patch.mutate({ name: plugin.name, enabled: !plugin.enabled })}
+        />
       </div>
       {plugin.tools.length > 0 && (
         <div className="plugin-tools">
