@@ -1,5 +1,5 @@
 import type { ArtifactInfo, ArtifactType } from "@protocol";
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import { lineCount, type ArtifactDraft } from "../lib/artifactDrafts";
 import { artifactKind } from "../lib/artifacts";
 import { useArtifactPanelState } from "./artifactPanelState";
@@ -23,6 +23,26 @@ export const ArtifactCards = memo(function ArtifactCards({ artifacts, drafts = [
   );
 });
 
+/** What an artifact's card shows, saved or being written: its icon, title, a line about it, and whether it is open. */
+function CardFace({ icon, title, open, children }: { icon: string; title: string; open: boolean; children: ReactNode }) {
+  return (
+    <>
+      <span className="artifact-card-icon" aria-hidden="true">
+        {icon}
+      </span>
+      <span className="artifact-card-text">
+        <span className="artifact-card-title" data-testid="artifact-card-title">
+          {title}
+        </span>
+        <span className="artifact-card-meta">{children}</span>
+      </span>
+      <span className="artifact-card-open" aria-hidden="true">
+        {open ? "Shown" : "Open"}
+      </span>
+    </>
+  );
+}
+
 /** An artifact being written: its title and kind as far as they came, and how much of it there is. */
 function DraftCard({ draft: d }: { draft: ArtifactDraft }) {
   const panel = useArtifactPanelState();
@@ -43,20 +63,9 @@ function DraftCard({ draft: d }: { draft: ArtifactDraft }) {
       aria-label={`Open the artifact ${title} (${kind}, ${doing})`}
       onClick={() => panel?.open(d.toolUseId)}
     >
-      <span className="artifact-card-icon" aria-hidden="true">
-        {(d.type && ICONS[d.type]) ?? "□"}
-      </span>
-      <span className="artifact-card-text">
-        <span className="artifact-card-title" data-testid="artifact-card-title">
-          {title}
-        </span>
-        <span className="artifact-card-meta">
-          {kind} · <span data-testid="artifact-draft-progress">{d.complete ? "Saving…" : `Writing… ${lines} ${lines === 1 ? "line" : "lines"}`}</span>
-        </span>
-      </span>
-      <span className="artifact-card-open" aria-hidden="true">
-        {open ? "Shown" : "Open"}
-      </span>
+      <CardFace icon={(d.type && ICONS[d.type]) ?? "□"} title={title} open={open}>
+        {kind} · <span data-testid="artifact-draft-progress">{d.complete ? "Saving…" : `Writing… ${lines} ${lines === 1 ? "line" : "lines"}`}</span>
+      </CardFace>
     </button>
   );
 }
@@ -76,20 +85,9 @@ function ArtifactCard({ artifact: a }: { artifact: ArtifactInfo }) {
       aria-label={`Open the artifact ${a.title} (${artifactKind(a)}, version ${a.version})`}
       onClick={() => panel?.open(a.id)}
     >
-      <span className="artifact-card-icon" aria-hidden="true">
-        {ICONS[a.type] ?? "□"}
-      </span>
-      <span className="artifact-card-text">
-        <span className="artifact-card-title" data-testid="artifact-card-title">
-          {a.title}
-        </span>
-        <span className="artifact-card-meta">
-          {artifactKind(a)} · <span data-testid="artifact-card-version">Version {a.version}</span>
-        </span>
-      </span>
-      <span className="artifact-card-open" aria-hidden="true">
-        {open ? "Shown" : "Open"}
-      </span>
+      <CardFace icon={ICONS[a.type] ?? "□"} title={a.title} open={open}>
+        {artifactKind(a)} · <span data-testid="artifact-card-version">Version {a.version}</span>
+      </CardFace>
     </button>
   );
 }
