@@ -217,6 +217,12 @@ describe("the schedule plugin", () => {
     expect(schedule).toMatchObject({ cron: "30 7 * * *", timezone: "Asia/Tokyo", prompt: `water the plants ${m}` });
     // 07:30 in Tokyo is 22:30 UTC.
     expect(new Date(schedule.nextRunAt).toISOString()).toMatch(/T22:30:00.000Z$/);
+    // The schedule is listed mid-run; the fire waits for the run's answer, or that answer lands after
+    // the fire's message (settle() knows only threads made by createThread).
+    await until(
+      async () => (await (await call(`/api/threads/${thread.id}/messages?kinds=text`)).json<any>()).messages,
+      (list) => list.at(-1)?.content === "Scheduled.",
+    );
     await settle();
     await dueSince(thread.id, schedule.id);
     await runDurableObjectAlarm(roomOf(thread.id));
@@ -228,7 +234,6 @@ describe("the schedule plugin", () => {
     const fired = texts.findIndex((x: any) => x.source === "schedule");
     expect(texts.slice(fired).map((x: any) => [x.role, x.source])).toEqual([["user", "schedule"], ["assistant", "assistant"]]);
     expect(texts[fired].content).toBe(`water the plants ${m}`);
-
   });
 
   it("/schedule in plain English makes one, and answers what it made or why not", async () => {
