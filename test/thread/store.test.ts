@@ -3,6 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
+import type { RoomStore } from "../../worker/thread/store";
 import { roomStub } from "../../worker/thread/room-stub";
 import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests, userObject } from "../helpers";
 import { countRows, insertThread } from "../http/util";
@@ -86,6 +87,23 @@ describe("D1 off the hot path", () => {
     ws.close();
   });
 
+  it("drains an outbox longer than SQLite binds parameters (100) once D1 is back", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await faults(thread.id, { down: true });
+    for (let i = 0; i < 8; i++) expect((await post(thread.id, `while down ${i}`)).status).toBe(202);
+    await ws.waitForRunEnd(8, 20_000);
+    const waiting = () => inRoom(thread.id, (room) => (room as unknown as { store: RoomStore }).store.outbox.size());
+    expect(await waiting()).toBeGreaterThan(100);
+    // The next run's flush finds D1 back (the retry's backoff has grown past the test's patience).
+    await faults(thread.id, { down: false });
+    expect((await post(thread.id, "back up")).status).toBe(202);
+    await ws.waitForRunEnd(9);
+    await until(waiting, (n) => n === 0, 15_000);
+    expect(await countRows("messages", "thread_id = ? AND kind = 'text'", thread.id)).toBe(18);
+    ws.close();
+  });
+
   it("a restart in the middle of a flush loses and doubles nothing", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
@@ -137,15 +155,17 @@ describe("the object answers for its thread", () => {
 });
 
 describe("threads from before the object was their store", () => {
-  async function legacyThread() {
-    const id = await insertThread({ ownerId: "local", name: "from D1" });
-    const now = Date.now() - 10_000;
-    const rows = [
+  async function legacyThread(
+    texts = [
       ["msg_old1", "user", "first question", "cid-old-1"],
       ["msg_old2", "assistant", "first answer", null],
       ["msg_old3", "user", "second question", null],
       ["msg_old4", "assistant", "second answer", null],
-    ].map(([mid, role, content, cid], i) =>
+    ],
+  ) {
+    const id = await insertThread({ ownerId: "local", name: "from D1" });
+    const now = Date.now() - 10_000;
+    const rows = texts.map(([mid, role, content, cid], i) =>
       env.DB.prepare("INSERT INTO messages (id, thread_id, role, kind, source, content, metadata, client_message_id, created_at) VALUES (?, ?, ?, 'text', 'web', ?, '{}', ?, ?)")
         .bind(`${mid}_${id}`, id, role, content, cid, now + i),
     );
@@ -164,6 +184,22 @@ describe("threads from before the object was their store", () => {
     ]);
     const { thread } = await (await api(`/api/threads/${id}`)).json<any>();
     expect(thread).toMatchObject({ name: "from D1", headId: `msg_old3_${id}` });
+  });
+
+  it("answers the next message of one with more exchanges than SQLite binds parameters (100)", async () => {
+    const texts = Array.from({ length: 120 }, (_, i) => [
+      [`msg_q${i}`, "user", `question ${i}`, null],
+      [`msg_a${i}`, "assistant", `answer ${i}`, null],
+    ]).flat();
+    const id = await legacyThread(texts);
+    const ws = await Socket.open(id);
+    expect((await post(id, "and the next one?")).status).toBe(202);
+    const [end] = (await ws.waitForRunEnd(1)).filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error");
+    expect(end.event).toBe("pipeline:complete");
+    const latest = (await messagesOf(id, "?kinds=text")).messages;
+    expect(latest.slice(-3).map((m: any) => [m.role, m.content === "and the next one?"])).toEqual([["assistant", false], ["user", true], ["assistant", false]]);
+    expect(latest.at(-3).content).toBe("answer 119");
+    ws.close();
   });
 
   it("answers a clientMessageId D1 already had as a duplicate, and runs nothing", async () => {

@@ -56,9 +56,7 @@ export class Outbox {
 
   /** Forgets what a flush wrote; an entry replaced meanwhile has a new id and stays. */
   flushed(ids: number[]): void {
-    for (let i = 0; i < ids.length; i += 200) {
-      const chunk = ids.slice(i, i + 200);
-      this.sql.exec(`DELETE FROM ${this.name} WHERE id IN (${chunk.map(() => "?").join(",")})`, ...chunk);
-    }
+    // One bound JSON array, not a parameter per id: SQLite here binds at most 100.
+    this.sql.exec(`DELETE FROM ${this.name} WHERE id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
   }
 }

@@ -8,22 +8,14 @@ export class TurnStore {
   /** The turns of these exchanges, in the order given, each exchange's turns in order. */
   of(exchanges: string[]): StoredTurn[] {
     if (exchanges.length === 0) return [];
-    const order = new Map(exchanges.map((id, i) => [id, i]));
-    const rows: { exchange: string; idx: number; message: string; tokens: number }[] = [];
-    // In chunks: SQLite binds at most a few hundred parameters per statement here.
-    for (let i = 0; i < exchanges.length; i += 200) {
-      const chunk = exchanges.slice(i, i + 200);
-      rows.push(
-        ...this.sql
-          .exec<{ exchange: string; idx: number; message: string; tokens: number }>(
-            `SELECT exchange, idx, message, tokens FROM turns WHERE exchange IN (${chunk.map(() => "?").join(",")})`,
-            ...chunk,
-          )
-          .toArray(),
-      );
-    }
-    rows.sort((a, b) => order.get(a.exchange)! - order.get(b.exchange)! || a.idx - b.idx);
-    return rows.map((r) => ({ exchange: r.exchange, message: JSON.parse(r.message) as ApiMessage, tokens: r.tokens }));
+    // One bound JSON array, not a parameter per exchange: SQLite here binds at most 100.
+    return this.sql
+      .exec<{ exchange: string; message: string; tokens: number }>(
+        `SELECT t.exchange, t.message, t.tokens FROM json_each(?) AS e JOIN turns AS t ON t.exchange = e.value ORDER BY e.key, t.idx`,
+        JSON.stringify(exchanges),
+      )
+      .toArray()
+      .map((r) => ({ exchange: r.exchange, message: JSON.parse(r.message) as ApiMessage, tokens: r.tokens }));
   }
 
   has(exchange: string): boolean {
