@@ -184,3 +184,22 @@ export function userObject(userId: string): DurableObjectStub<UserRoom> {
   const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
   return users.get(users.idFromName(userId));
 }
+
+/**
+ * The longest value a thread's object stores, in any column of any table: Cloudflare's SQLite refuses
+ * a string or a row over 2 MB (workerd here does not), so tests hold what is stored under it.
+ */
+export async function longestStored(threadId: string): Promise<{ at: string; length: number }> {
+  return runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId)), (_room: ThreadRoom, state) => {
+    const sql = state.storage.sql;
+    let longest = { at: "", length: 0 };
+    const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").toArray();
+    for (const { name } of tables) {
+      for (const { name: column } of sql.exec<{ name: string }>("SELECT name FROM pragma_table_info(?)", name).toArray()) {
+        const { length } = sql.exec<{ length: number | null }>(`SELECT max(length("${column}")) AS length FROM "${name}"`).one();
+        if ((length ?? 0) > longest.length) longest = { at: `${name}.${column}`, length: length! };
+      }
+    }
+    return longest;
+  });
+}

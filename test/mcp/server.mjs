@@ -341,6 +341,18 @@ function buildToolSet(name, mountName, record) {
     ],
   }));
 
+  // Screenshots as a browsing tool answers them: together more than a SQLite row holds (2 MB).
+  tool("screenshots", {
+    description: "Answers `count` images of about `kb` kilobytes of base64 each.",
+    inputSchema: { count: z.number().int().min(1).max(4), kb: z.number().int().min(1).max(1400) },
+    annotations: { readOnlyHint: true },
+  }, ({ count, kb }) => ({
+    content: [
+      { type: "text", text: `${count} screenshots` },
+      ...Array.from({ length: count }, (_, i) => ({ type: "image", data: String.fromCharCode(65 + i).repeat(kb * 1000), mimeType: "image/png" })),
+    ],
+  }));
+
   // The SDK warns (console.warn) about a name outside [A-Za-z0-9_.-]; it is weird on purpose.
   quietly(() => tool(WEIRD_TOOL_NAME, {
     description: "A tool whose name a client must sanitize.",

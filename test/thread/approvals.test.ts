@@ -2,9 +2,10 @@
 // not decided in APPROVAL_TIMEOUT_S (3 s in the tests), or stopped, it never runs and the model is told
 // why; a restart of the thread's object while it waits keeps the question and the run goes on from
 // where it stood. Against a real MCP server (test/mcp/server.mjs).
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { script, upstreamRequests, until, type Socket } from "../helpers";
+import { PART_UNITS } from "../../worker/thread/store/long-text";
+import { longestStored, script, upstreamRequests, until, type Socket } from "../helpers";
 import { createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
 
 const { users, as, tokenEnv } = tokenUsers("carol", "dave");
@@ -130,6 +131,42 @@ describe("a call that asks", () => {
     const { messages } = await (await carol(`/api/threads/${thread.id}/messages`)).json<any>();
     const answers = messages.filter((x: any) => x.role === "assistant" && x.kind === "text");
     expect(answers.map((x: any) => x.content)).toEqual(["I will clean up.\n\nDone."]);
+    again.close();
+  });
+});
+
+describe("a run that waits with more than a SQLite row holds (2 MB)", () => {
+  it("keeps its point in parts, and goes on after a restart with the images it had", async () => {
+    const thread = await createThreadVia(carol);
+    const m = `[[approval-${crypto.randomUUID()}]]`;
+    const toolUseId = `toolu_${crypto.randomUUID().slice(0, 8)}`;
+    await script(m, [
+      { kind: "tool_use", tools: [{ name: `${server.name}__screenshots`, input: { count: 3, kb: 900 }, id: `toolu_${crypto.randomUUID().slice(0, 8)}` }] },
+      { kind: "tool_use", tools: [{ name: `${server.name}__delete_item`, input: { id: "inv-big" }, id: toolUseId }] },
+      { kind: "text", text: "Done." },
+    ]);
+    const ws = await socket(thread.id);
+    expect((await carol(`/api/threads/${thread.id}/messages`, { body: { content: `look, then clean up ${m}` } })).status).toBe(202);
+    const asked = (await ws.waitFor((f) => f.some((x) => x.event === "tool:approval"), 10_000, "tool:approval")).find((x) => x.event === "tool:approval")!.data;
+    ws.close();
+    const longest = await longestStored(thread.id);
+    expect(longest.length, longest.at).toBeLessThanOrEqual(PART_UNITS);
+
+    await abortAllDurableObjects();
+    const again = await socket(thread.id);
+    expect((await decide(thread.id, asked.runId, toolUseId, true)).status).toBe(200);
+    const frames = await again.waitFor((f) => f.some((x) => x.event === "pipeline:complete" && x.data.runId === asked.runId), 15_000, "the run's end");
+    expect(frames.some((x) => x.event === "pipeline:error")).toBe(false);
+    // The request after the approved call carries the screenshots as the first call answered them.
+    const requests = await upstreamRequests(m);
+    const images = requests.at(-1)!.body.messages.flatMap((x: any) => (Array.isArray(x.content) ? x.content : []))
+      .filter((b: any) => b.type === "tool_result").flatMap((b: any) => (Array.isArray(b.content) ? b.content : []))
+      .filter((b: any) => b.type === "image").map((b: any) => b.source.data);
+    expect(images).toEqual(["A", "B", "C"].map((c) => c.repeat(900_000)));
+    // The run ended: its point's parts went with it; its turns keep theirs.
+    const kept = await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (_r: DurableObject, state) =>
+      state.storage.sql.exec<{ key: string }>("SELECT DISTINCT key FROM long_text ORDER BY key").toArray().map((r) => r.key.split("/")[0]));
+    expect(kept).toEqual(["turn"]);
     again.close();
   });
 });

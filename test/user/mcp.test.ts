@@ -1,8 +1,10 @@
 // MCP servers against real ones (the SDK's own server over Streamable HTTP and SSE, with an OAuth
 // authorization server, test/mcp/server.mjs): add, list, offer to the model, call, results, errors,
 // timeouts, a server that goes away, sign-in with refresh, two users apart, and no secret anywhere.
+import { abortAllDurableObjects } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { script, upstreamRequests, until } from "../helpers";
+import { PART_UNITS } from "../../worker/thread/store/long-text";
+import { longestStored, script, upstreamRequests, until } from "../helpers";
 import { callApp, createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
 
 const { users, as, tokenEnv } = tokenUsers("alice", "bob");
@@ -134,6 +136,29 @@ describe("a server's tools in a run", () => {
     const content = resultOf(image.requests).content;
     expect(content[0]).toEqual({ type: "text", text: "a red dot" });
     expect(content[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
+  });
+
+  it("keeps images past what a SQLite row holds (2 MB): stored in parts, sent whole again after a restart", async () => {
+    const { name, body } = await addServer("/tools/mcp");
+    await neverAsk(body.server.id, ["screenshots"]);
+    const { thread, requests } = await runWithTool(`${name}__screenshots`, { count: 3, kb: 900 });
+    const images = (content: any[]) => content.filter((b: any) => b.type === "image").map((b: any) => b.source.data as string);
+
+    const sent = images(resultOf(requests).content);
+    expect(sent.map((d) => d.length)).toEqual([900_000, 900_000, 900_000]);
+    const longest = await longestStored(thread.id);
+    expect(longest.length, longest.at).toBeLessThanOrEqual(PART_UNITS);
+    // Read back from its parts by a new instance: the next request carries the same images.
+    await abortAllDurableObjects();
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.alice.token}` });
+    const m = `[[mcp-${crypto.randomUUID()}]]`;
+    await script(m, [{ kind: "text", text: "Three of them." }]);
+    expect((await alice(`/api/threads/${thread.id}/messages`, { body: { content: `what did you see? ${m}` } })).status).toBe(202);
+    expect((await ws.waitForRunEnd(1, 15_000)).at(-1)!.event).toBe("pipeline:complete");
+    ws.close();
+    const [next] = await upstreamRequests(m);
+    const earlier = next.body.messages.flatMap((x: any) => (Array.isArray(x.content) ? x.content : [])).find((b: any) => b.type === "tool_result");
+    expect(images(earlier.content)).toEqual(sent);
   });
 
   it("turns a call past MCP_TOOL_TIMEOUT_MS, or to a server gone away, into an error result, and the run completes", async () => {

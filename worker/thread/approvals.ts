@@ -10,6 +10,7 @@ import type { StructuredPrompt } from "../plugins/contract";
 import type { Alarms } from "../lib/alarms";
 import type { Broadcaster } from "./broadcaster";
 import type { RoomStore } from "./store";
+import { marked } from "./store/long-text";
 import { pendingApprovals, publicThread } from "./store/thread-row";
 
 /** How a wait ended. `approve` false: declined by the user, by the clock, or by a stop. */
@@ -49,7 +50,10 @@ export class Approvals {
           "INSERT INTO approvals (tool_use_id, run_id, tool_name, input, expires_at) VALUES (?, ?, ?, ?, ?)",
           call.toolUseId, call.runId, call.toolName, JSON.stringify(call.input), expiresAt,
         );
-        this.sql.exec("INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)", call.runId, JSON.stringify(kept.point), JSON.stringify(kept.prompt));
+        this.sql.exec(
+          "INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)",
+          call.runId, this.store.long.put(`point/${call.runId}`, JSON.stringify(kept.point)), this.store.long.put(`prompt/${call.runId}`, JSON.stringify(kept.prompt)),
+        );
         this.events.emit("tool:approval", { threadId, ...call, expiresAt });
         this.changed();
       });
@@ -98,7 +102,8 @@ export class Approvals {
   /** The point a run kept when it began to wait, with its prompt; null for a run that never waited. */
   pointOf(runId: string): { point: ResumePoint; prompt: StructuredPrompt } | null {
     const [r] = this.sql.exec<{ point: string; prompt: string }>("SELECT point, prompt FROM run_points WHERE run_id = ?", runId).toArray();
-    return r ? { point: JSON.parse(r.point) as ResumePoint, prompt: JSON.parse(r.prompt) as StructuredPrompt } : null;
+    if (!r) return null;
+    return { point: JSON.parse(this.store.long.get(r.point)) as ResumePoint, prompt: JSON.parse(this.store.long.get(r.prompt)) as StructuredPrompt };
   }
 
   /**
@@ -107,6 +112,11 @@ export class Approvals {
    */
   forgetRun(runId: string): void {
     const open = this.sql.exec("UPDATE approvals SET decision = 0, reason = 'stopped' WHERE run_id = ? AND decision IS NULL", runId).rowsWritten > 0;
+    const long = `SELECT point, prompt FROM run_points WHERE run_id = ? AND (${marked("point")} OR ${marked("prompt")})`;
+    for (const r of this.sql.exec<{ point: string; prompt: string }>(long, runId).toArray()) {
+      this.store.long.forget(r.point);
+      this.store.long.forget(r.prompt);
+    }
     this.sql.exec("DELETE FROM run_points WHERE run_id = ?", runId);
     if (open) this.changed();
   }

@@ -6,6 +6,7 @@ import { ArtifactStore } from "../artifacts";
 import { MessageStore } from "./messages";
 import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
+import { LongText } from "./long-text";
 import { RunLog } from "./run-log";
 import { migrate } from "./schema";
 import { ThreadRow } from "./thread-row";
@@ -18,6 +19,8 @@ export class RoomStore {
   readonly runs: RunLog;
   readonly replay: ReplayBuffer;
   readonly turns: TurnStore;
+  /** Text longer than a row holds, in parts (a turn with a tool's images, a waiting run's point). */
+  readonly long: LongText;
   /** Rows for D1. */
   readonly outbox: Outbox;
   /** Rows for the owner's object: the thread row, text messages, runs' usage. */
@@ -35,7 +38,8 @@ export class RoomStore {
     this.messages = new MessageStore(sql, () => this.thread.get()?.id ?? "");
     this.runs = new RunLog(sql);
     this.replay = new ReplayBuffer(sql);
-    this.turns = new TurnStore(sql);
+    this.long = new LongText(sql);
+    this.turns = new TurnStore(sql, this.long);
     this.outbox = new Outbox(sql, "outbox");
     this.report = new Outbox(sql, "report");
     this.cache = new CacheStore(sql);

@@ -11,6 +11,8 @@
 //   schedules the thread's schedules (thread/schedules.ts): they drive the alarm
 //   artifacts the model's artifacts, and their versions by exchange (thread/artifacts.ts)
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
+//   approvals tool calls waiting for the user's decision, and decided; run_points the runs they hold
+//   long_text text longer than a row holds, in parts, for the rows that keep a mark (long-text.ts)
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
@@ -65,6 +67,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   expires_at INTEGER NOT NULL, decision INTEGER, reason TEXT
 );
 CREATE TABLE IF NOT EXISTS run_points (run_id TEXT PRIMARY KEY, point TEXT NOT NULL, prompt TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS long_text (key TEXT NOT NULL, n INTEGER NOT NULL, part TEXT NOT NULL, PRIMARY KEY (key, n));
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
   created_at INTEGER NOT NULL
@@ -92,7 +95,8 @@ export function migrate(sql: SqlStorage): void {
   if (!columnExists(sql, "thread", "timezone")) sql.exec("ALTER TABLE thread ADD COLUMN timezone TEXT");
   // Version 6: the project the thread is in.
   if (!columnExists(sql, "thread", "project_id")) sql.exec("ALTER TABLE thread ADD COLUMN project_id TEXT");
-  // Version 7: the MCP servers the thread does not offer (their ids, JSON); approvals and run points (TABLES).
+  // Version 7: the MCP servers the thread does not offer (their ids, JSON); approvals, run points and
+  // long text (TABLES).
   if (!columnExists(sql, "thread", "mcp_off")) sql.exec("ALTER TABLE thread ADD COLUMN mcp_off TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
