@@ -54,7 +54,7 @@ export function listModels(state, url) {
 const refuse = (message) => ({ status: 400, type: "invalid_request_error", message });
 
 /** A request the API would refuse before answering, or null. */
-export function refusal(state, body, headers, bodyText) {
+export function refusal(state, body, headers, size) {
   const entry = state.catalog.find((m) => m.id === body.model);
   const thinking = body.thinking?.type;
   if (entry && (thinking === "adaptive" || thinking === "enabled") && !entry.capabilities.thinking.types[thinking].supported) {
@@ -65,8 +65,8 @@ export function refusal(state, body, headers, bodyText) {
   const misplaced = checkCompactionBlocks(state, body);
   if (misplaced) return refuse(misplaced);
   const limit = state.config.contextLimitChars;
-  if (limit && bodyText.length > limit) {
-    return refuse(`prompt is too long: ${Math.ceil(bodyText.length / 4)} tokens > ${Math.floor(limit / 4)} maximum`);
+  if (limit && size > limit) {
+    return refuse(`prompt is too long: ${Math.ceil(size / 4)} tokens > ${Math.floor(limit / 4)} maximum`);
   }
   return null;
 }
@@ -92,14 +92,14 @@ function checkCompactionBlocks(state, body) {
 }
 
 /** The compaction block to open this answer with, or null (no edit asked, or under the trigger). */
-export function compactionFor(state, body, headers, bodyText) {
+export function compactionFor(state, body, headers, size) {
   if (!wantsCompaction(body, headers)) return null;
   const edit = body.context_management.edits.find((e) => e.type === "compact_20260112");
   const trigger = state.config.compactionTriggerChars ?? (edit.trigger?.value ?? 150_000) * 4;
-  if (bodyText.length <= trigger) return null;
+  if (size <= trigger) return null;
   const block = {
     type: "compaction",
-    content: `Summary of ${body.messages.length} earlier messages (${bodyText.length} characters).`,
+    content: `Summary of ${body.messages.length} earlier messages (${size} characters).`,
     encrypted_content: `enc_${randomBytes(12).toString("hex")}`,
   };
   state.compactions.set(block.encrypted_content, block);

@@ -212,13 +212,14 @@ async function handleMessages(state, req, res) {
   const headers = lowerCaseHeaders(req.headers);
   const applies = !state.config.match || bodyText.includes(state.config.match);
   const scoped = applies ? state : { ...state, config: {} };
-  const refused = refusal(scoped, body, headers, bodyText) ?? serverToolRefusal(state, body);
+  const size = promptSize(body, bodyText);
+  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const context = {
     model: typeof body.model === "string" ? body.model : "claude-fake",
-    inputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
-    compaction: compactionFor(scoped, body, headers, bodyText),
+    inputTokens: Math.max(1, Math.ceil(size / 4)),
+    compaction: compactionFor(scoped, body, headers, size),
     tools: Array.isArray(body.tools) ? body.tools : [],
     messages: Array.isArray(body.messages) ? body.messages : [],
     issuedSearches: state.issuedSearches,
@@ -228,6 +229,23 @@ async function handleMessages(state, req, res) {
   if (step.firstByteDelayMs) await sleep(step.firstByteDelayMs);
   if (body.stream === true) await sendStream(res, plan);
   else await sendNonStream(res, plan);
+}
+
+/**
+ * The request's size in characters, about 4 a token: its JSON, but an image inline (base64) counted as
+ * the 1,600 tokens an image costs, as the API counts it, not by its data's length.
+ */
+function promptSize(body, bodyText) {
+  let size = bodyText.length;
+  const visit = (blocks) => {
+    if (!Array.isArray(blocks)) return;
+    for (const b of blocks) {
+      if (b?.type === "image" && b.source?.type === "base64" && typeof b.source.data === "string") size += 1_600 * 4 - b.source.data.length;
+      if (b?.type === "tool_result") visit(b.content);
+    }
+  };
+  for (const m of Array.isArray(body.messages) ? body.messages : []) visit(m?.content);
+  return size;
 }
 
 function hasApiKey(headers) {

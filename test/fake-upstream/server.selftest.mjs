@@ -109,6 +109,19 @@ test("default answer echoes the last user text, in the exact event order", async
   assert.equal(events.at(-2).delta.stop_reason, "end_turn");
 });
 
+test("an image inline, even in a tool's result, is counted as the 1,600 tokens an image costs, not by its base64", async () => {
+  const token = uniqueToken();
+  const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "A".repeat(400_000) } };
+  const messages = [
+    { role: "user", content: `look ${token}` },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "shot", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "a shot" }, image] }, image] },
+  ];
+  const reply = await sdk().messages.create({ model: "claude-test", max_tokens: 64, messages });
+  assert.ok(reply.usage.input_tokens > 2 * 1_600, String(reply.usage.input_tokens));
+  assert.ok(reply.usage.input_tokens < 2 * 1_600 + 200, String(reply.usage.input_tokens));
+});
+
 test("messages.stream + finalMessage assembles thinking (with signature) and text", async () => {
   const token = uniqueToken();
   await script(token, [

@@ -44,3 +44,25 @@ describe("windowByBudget", () => {
     expect(windowByBudget(turns, 10)).toEqual({ messages: [], dropped: 2 });
   });
 });
+
+describe("estimateTokens", () => {
+  it("counts an image inline in a tool's result as an image, not as its base64's length", () => {
+    const shots: ApiMessage = {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: [
+          { type: "text", text: "3 screenshots" },
+          ...[0, 1, 2].map(() => ({ type: "image" as const, source: { type: "base64" as const, media_type: "image/png" as const, data: "A".repeat(900_000) } })),
+        ],
+      }],
+    };
+    const tokens = estimateTokens(shots);
+    expect(tokens).toBeGreaterThan(3 * 1_600);
+    expect(tokens).toBeLessThan(3 * 1_600 + 100);
+    // So an exchange with screenshots stays in a 200,000-token window, and the history before it too.
+    const turns = [turn("e1", user("before")), turn("e1", assistant("ok")), turn("e2", user("look")), turn("e2", shots), turn("e2", assistant("seen"))];
+    expect(windowByBudget(turns, 200_000).dropped).toBe(0);
+  });
+});

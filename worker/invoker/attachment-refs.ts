@@ -27,9 +27,12 @@ export function refOf(block: ApiContent): Omit<AttachmentRef, "name"> | null {
   return { id, mediaType, bytes: Number(bytes) };
 }
 
+/** About what an image costs the model, at most (the API scales a larger one down to it). */
+export const IMAGE_TOKENS = 1_600;
+
 /** Rough tokens of an attachment: an image is about 1,600; a PDF about one per 30 bytes; text one per 4. */
 export function refTokens(ref: Omit<AttachmentRef, "name">): number {
-  if (ref.mediaType.startsWith("image/")) return 1_600;
+  if (ref.mediaType.startsWith("image/")) return IMAGE_TOKENS;
   return Math.ceil(ref.bytes / (ref.mediaType === "application/pdf" ? 30 : 4));
 }
 
