@@ -10,6 +10,7 @@ import type { StoredTurn } from "../../worker/invoker/conversation";
 import { Calibration, fitHistory } from "../../worker/thread/context-window";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { CacheStore } from "../../worker/thread/store/cache";
+import { LongText } from "../../worker/thread/store/long-text";
 import { api, createThread, env, marker, script, settle, Socket, upstreamRequests } from "../helpers";
 
 const small: ModelInfo = { id: "claude-fake-small", displayName: "Fake small", contextWindow: 25_000, maxOutputTokens: 4_096, thinking: ["enabled"], compaction: false };
@@ -19,7 +20,7 @@ const roomOf = (name: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(
 
 /** Runs `fn` with a real CacheStore, in the SQLite of an object of its own (migrated by its constructor). */
 function withCache<T>(fn: (cache: CacheStore) => T, name = `calibration-${crypto.randomUUID()}`): Promise<T> {
-  return runInDurableObject(roomOf(name), (_room: ThreadRoom, state) => fn(new CacheStore(state.storage.sql)));
+  return runInDurableObject(roomOf(name), (_room: ThreadRoom, state) => fn(new CacheStore(state.storage.sql, new LongText(state.storage.sql))));
 }
 
 /** `n` exchanges of a question and an answer, each turn `chars` characters of text. */
@@ -165,7 +166,7 @@ describe("calibration, end to end", () => {
     ws.close();
     const [seventh] = await upstreamRequests(markers[6]);
     const eighth = (await upstreamRequests(markers[7])).pop()!;
-    const ratio = await runInDurableObject(roomOf(thread.id), (_r: ThreadRoom, state) => new Calibration(new CacheStore(state.storage.sql)).ratio);
+    const ratio = await runInDurableObject(roomOf(thread.id), (_r: ThreadRoom, state) => new Calibration(new CacheStore(state.storage.sql, new LongText(state.storage.sql))).ratio);
     return { seventh: seventh.body, eighth: eighth.body, ratio };
   }
 

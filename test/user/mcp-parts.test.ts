@@ -2,7 +2,7 @@
 // bounded before the model sees it.
 import { describe, expect, it } from "vitest";
 import { refusal } from "../../worker/user/mcp/address";
-import { resultOf } from "../../worker/user/mcp/client";
+import { boundedTools, resultOf } from "../../worker/user/mcp/client";
 
 describe("where an MCP server may be", () => {
   it("takes public https, and http or https on localhost only when local servers are allowed", () => {
@@ -49,5 +49,19 @@ describe("a tool's result as the model gets it", () => {
     expect(resultOf({ content: [], isError: true }).content).toMatch(/failed/);
     expect(resultOf({ content: [], structuredContent: { n: 1 } }).content).toBe('{"n":1}');
     expect(resultOf({ content: "garbage" as unknown as [] }).content).toBe("(no content)");
+  });
+});
+
+describe("a server's tool list as the model gets it", () => {
+  it("keeps tools in the server's order until their names, descriptions and schemas pass 256,000 characters", () => {
+    const schema = (i: number) => ({ type: "object", properties: { [`p${i}`]: { type: "string", description: "d".repeat(30_000) } } });
+    const raw = Array.from({ length: 40 }, (_, i) => ({ name: `t${i}`, description: "x".repeat(2_000), inputSchema: schema(i) }));
+    const tools = boundedTools(raw, 40);
+    expect(tools.length).toBe(7);
+    expect(tools.map((t) => t.name)).toEqual(["t0", "t1", "t2", "t3", "t4", "t5", "t6"]);
+    const chars = tools.reduce((n, t) => n + t.name.length + t.description.length + JSON.stringify(t.inputSchema).length, 0);
+    expect(chars).toBeLessThanOrEqual(256_000);
+    // Small tools: the count is what stops them.
+    expect(boundedTools(Array.from({ length: 150 }, (_, i) => ({ name: `s${i}`, inputSchema: { type: "object" } })), 40)).toHaveLength(100);
   });
 });

@@ -42,7 +42,7 @@ export class RoomStore {
     this.turns = new TurnStore(sql, this.long);
     this.outbox = new Outbox(sql, "outbox");
     this.report = new Outbox(sql, "report");
-    this.cache = new CacheStore(sql);
+    this.cache = new CacheStore(sql, this.long);
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
     this.tickets = new Tickets(sql);
     this.schedules = new ScheduleBook(sql, () => this.thread.get()?.id ?? "");

@@ -30,6 +30,8 @@ export class NeedsSignIn extends Error {
 const CONNECT_TIMEOUT_MS = 15_000;
 const MAX_DESCRIPTION = 2_000;
 const MAX_SCHEMA_BYTES = 32_000;
+/** About 64,000 tokens of tool definitions from one server. */
+const MAX_TOOL_LIST_CHARS = 256_000;
 const MAX_RESULT_TEXT = 100_000;
 const MAX_IMAGES = 4;
 const MAX_IMAGE_BASE64 = 1_500_000;
@@ -72,30 +74,45 @@ export async function connect(url: string, headers: Record<string, string>, auth
   }
 }
 
-/**
- * The server's tools, at most MCP_MAX_TOOLS, each name made one the Messages API takes: `[a-zA-Z0-9_-]`,
- * and short enough (`maxName`) that `<server>__<tool>` stays within its 64 characters.
- */
+type RawTool = { name: string; description?: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } };
+
+/** The server's tools, bounded (boundedTools). */
 export async function listTools(client: Client, maxName: number): Promise<ListedTool[]> {
-  const raw: { name: string; description?: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } }[] = [];
+  const raw: RawTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
     raw.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor && raw.length < MCP_MAX_TOOLS);
+  return boundedTools(raw, maxName);
+}
+
+/**
+ * At most MCP_MAX_TOOLS tools, together at most MAX_TOOL_LIST_CHARS of names, descriptions and schemas
+ * (every request carries them all; the rest are left out, as past the count), each name made one the
+ * Messages API takes: `[a-zA-Z0-9_-]`, and short enough (`maxName`) that `<server>__<tool>` stays within
+ * its 64 characters.
+ */
+export function boundedTools(raw: RawTool[], maxName: number): ListedTool[] {
   const taken = new Set<string>();
-  return raw.slice(0, MCP_MAX_TOOLS).map((t) => {
+  const tools: ListedTool[] = [];
+  let chars = 0;
+  for (const t of raw.slice(0, MCP_MAX_TOOLS)) {
     const name = unique(sanitize(t.name, maxName), taken, maxName);
     const hints = t.annotations ?? {};
-    return {
+    const tool = {
       name,
       ...(name !== t.name ? { originalName: t.name } : {}),
       description: (t.description ?? "").slice(0, MAX_DESCRIPTION),
       inputSchema: boundedSchema(t.inputSchema),
       mayChange: !(hints.readOnlyHint === true || hints.destructiveHint === false),
     };
-  });
+    chars += name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
+    if (chars > MAX_TOOL_LIST_CHARS) break;
+    tools.push(tool);
+  }
+  return tools;
 }
 
 /** One call, bounded in time; an error result stays one, and a fault becomes one (the run goes on). */
