@@ -4,7 +4,8 @@
 // artifact it became (chatState's `wrote`), its tool fails, or its run ends.
 
 import { ARTIFACT_TYPES, type ArtifactInfo, type ArtifactType } from "@protocol";
-import type { LiveRun, ToolInput } from "./chatState";
+import type { LiveRun } from "./chatState";
+import type { ToolInput } from "./toolInputs";
 import { partialStrings } from "./partialJson";
 
 export const CREATE_TOOL = "artifacts__create";

@@ -3,6 +3,7 @@
 // drops chat:messages whose id it already holds.
 
 import { MESSAGE_PAGE, type EventMap, type Message, type ServerFrame, type Usage } from "@protocol";
+import { addInput, changeInput, type ToolInput } from "./toolInputs";
 import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
 
 type PipelineError = EventMap["pipeline:error"];
@@ -18,15 +19,6 @@ export type RunBlock =
   | { kind: "thinking"; key: string; text: string }
   | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
   | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
-
-/** A tool call's input as it streams (tool_input): the JSON text so far, until the call is done. */
-export interface ToolInput {
-  toolUseId: string;
-  toolName: string;
-  json: string;
-  /** Its tool_call came: the input is whole, the tool runs. */
-  complete: boolean;
-}
 
 /** A run seen (at least partly) over the socket during this page's life. */
 export interface LiveRun {
@@ -124,23 +116,10 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
 const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
 
 /** The run with `toolUseId`'s streaming input changed by `change` (or gone, when it answers null). */
-function withInput(run: LiveRun, toolUseId: string, change: (input: ToolInput) => ToolInput | null): LiveRun {
-  const at = run.inputs.findIndex((i) => i.toolUseId === toolUseId);
-  if (at < 0) return run;
-  const changed = change(run.inputs[at]);
-  const inputs = [...run.inputs];
-  if (changed) inputs[at] = changed;
-  else inputs.splice(at, 1);
-  return { ...run, inputs };
-}
-
-/** A piece of a tool call's input: added to what came of it (a page that joined mid-input starts there). */
-function addInput(run: LiveRun, data: Extract<StreamData, { type: "tool_input" }>): LiveRun {
-  if (!run.inputs.some((i) => i.toolUseId === data.toolUseId)) {
-    return { ...run, inputs: [...run.inputs, { toolUseId: data.toolUseId, toolName: data.toolName, json: data.delta, complete: false }] };
-  }
-  return withInput(run, data.toolUseId, (i) => ({ ...i, json: i.json + data.delta }));
-}
+const withInput = (run: LiveRun, toolUseId: string, change: (input: ToolInput) => ToolInput | null): LiveRun => ({
+  ...run,
+  inputs: changeInput(run.inputs, toolUseId, change),
+});
 
 /**
  * An artifact was written: by the tool call of `run` that is running, the first whose call came and
@@ -160,7 +139,7 @@ function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
     case "text":
       return { ...run, text: run.text + data.delta };
     case "tool_input":
-      return addInput(run, data);
+      return { ...run, inputs: addInput(run.inputs, data) };
     case "thinking": {
       const last = run.blocks[run.blocks.length - 1];
       if (last?.kind === "thinking") {
