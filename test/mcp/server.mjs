@@ -24,6 +24,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 /** A 1×1 red PNG. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const RED_DOT_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
 /** The name the tool set gives the tool a client must sanitize. */
 export const WEIRD_TOOL_NAME = "weird.name/with spaces";
@@ -349,7 +350,8 @@ function buildToolSet(name, mountName, record) {
   }, ({ count, kb }) => ({
     content: [
       { type: "text", text: `${count} screenshots` },
-      ...Array.from({ length: count }, (_, i) => ({ type: "image", data: String.fromCharCode(65 + i).repeat(kb * 1000), mimeType: "image/png" })),
+      // A PNG's signature, then filler: `kb` thousand characters of base64 (750 bytes make 1,000).
+      ...Array.from({ length: count }, (_, i) => ({ type: "image", data: Buffer.concat([PNG_SIGNATURE, Buffer.alloc(kb * 750 - 8, 65 + i)]).toString("base64"), mimeType: "image/png" })),
     ],
   }));
 

@@ -58,7 +58,7 @@ async function waitFor(cond, ms = 3000) {
   }
 }
 
-const TOOL_SET = ["echo", "add", "stats", "delete_item", "fail", "slow", "image", WEIRD_TOOL_NAME, "changes"];
+const TOOL_SET = ["echo", "add", "stats", "delete_item", "fail", "slow", "image", "screenshots", WEIRD_TOOL_NAME, "changes"];
 
 /**
  * An in-memory OAuthClientProvider: what the app keeps per user and server, kept in a Map here.

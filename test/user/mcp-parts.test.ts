@@ -43,6 +43,19 @@ describe("a tool's result as the model gets it", () => {
     expect(r.content).toBe("half done\n[image content left out]\n[audio content left out]\n[resource file:///x]");
   });
 
+  it("leaves out an image whose bytes are not what it says (the API would refuse every later request)", () => {
+    const jpegAsPng = btoa(String.fromCharCode(0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1));
+    const r = resultOf({
+      content: [
+        { type: "image", mimeType: "image/png", data: jpegAsPng },
+        { type: "image", mimeType: "image/png", data: "not base64 at all!" },
+        { type: "image", mimeType: "image/jpeg", data: jpegAsPng },
+      ],
+    });
+    expect(r.images).toEqual([{ mediaType: "image/jpeg", data: jpegAsPng }]);
+    expect(r.content).toBe("[an image that is not the image/png it says, left out]\n[an image that is not the image/png it says, left out]");
+  });
+
   it("bounds a huge text, and says something for an empty or structured-only result", () => {
     expect(resultOf({ content: [{ type: "text", text: "x".repeat(200_000) }] }).content).toMatch(/\[cut at 100000 characters\]$/);
     expect(resultOf({ content: [] }).content).toBe("(no content)");

@@ -7,7 +7,7 @@ import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
-import { matchesType } from "./sniff";
+import { matchesType } from "../lib/sniff";
 import { queryParams } from "./validate";
 import { reply } from "./reply";
 

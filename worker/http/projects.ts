@@ -8,7 +8,7 @@ import { newId } from "../lib/ids";
 import { projectOp, type AppEnv } from "./app-env";
 import { readBytes, safeName } from "./attachments";
 import { ApiError, notFound } from "./errors";
-import { matchesType } from "./sniff";
+import { matchesType } from "../lib/sniff";
 import { jsonBody, queryParams } from "./validate";
 import { reply } from "./reply";
 

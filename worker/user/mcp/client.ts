@@ -8,9 +8,10 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import { MCP_MAX_TOOLS } from "../../../protocol";
+import { IMAGE_TYPES, MCP_MAX_TOOLS, type AttachmentType } from "../../../protocol";
 import type { McpResult } from "../../lib/mcp-offer";
 import { VERSION } from "../../env";
+import { matchesType } from "../../lib/sniff";
 import { guardedFetch } from "./address";
 import type { ListedTool } from "./servers";
 
@@ -35,7 +36,7 @@ const MAX_TOOL_LIST_CHARS = 256_000;
 const MAX_RESULT_TEXT = 100_000;
 const MAX_IMAGES = 4;
 const MAX_IMAGE_BASE64 = 1_500_000;
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface Connection {
   client: Client;
@@ -127,8 +128,9 @@ export function resultOf(result: { content?: unknown; structuredContent?: unknow
   const images: McpResult["images"] = [];
   for (const block of Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : []) {
     if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
-    else if (block.type === "image" && typeof block.data === "string" && IMAGE_TYPES.has(String(block.mimeType)) && block.data.length <= MAX_IMAGE_BASE64 && images.length < MAX_IMAGES) {
-      images.push({ mediaType: String(block.mimeType), data: block.data });
+    else if (block.type === "image" && typeof block.data === "string" && (IMAGE_TYPES as readonly string[]).includes(String(block.mimeType)) && block.data.length <= MAX_IMAGE_BASE64 && images.length < MAX_IMAGES) {
+      if (isImage(String(block.mimeType), block.data)) images.push({ mediaType: String(block.mimeType), data: block.data });
+      else texts.push(`[an image that is not the ${String(block.mimeType)} it says, left out]`);
     } else if (block.type === "resource_link" || block.type === "resource") {
       const res = (block.resource ?? block) as { uri?: unknown; text?: unknown };
       texts.push(typeof res.text === "string" ? res.text : `[resource ${String(res.uri ?? "")}]`);
@@ -160,6 +162,16 @@ function unique(name: string, taken: Set<string>, max: number): string {
 }
 
 /** An object schema the API takes; anything else (too big, not an object) becomes an open one. */
+/**
+ * Base64 of an image of that type, by its first bytes. The API refuses a request with a broken image,
+ * and a tool's result is sent again with every later request: one bad image would fail the thread.
+ */
+function isImage(mediaType: string, data: string): boolean {
+  if (data.length % 4 !== 0 || !BASE64.test(data)) return false;
+  const head = atob(data.slice(0, 16));
+  return matchesType(mediaType as AttachmentType, Uint8Array.from(head, (c) => c.charCodeAt(0)));
+}
+
 function boundedSchema(schema: unknown): Record<string, unknown> {
   const open = { type: "object" };
   if (!schema || typeof schema !== "object" || (schema as { type?: unknown }).type !== "object") return open;
