@@ -122,6 +122,23 @@ test("an image inline, even in a tool's result, is counted as the 1,600 tokens a
   assert.ok(reply.usage.input_tokens < 2 * 1_600 + 200, String(reply.usage.input_tokens));
 });
 
+test("refuses, as the API does, an image past 5 MB of base64 or 8000 px, and past 20 images one over 2000 px", async () => {
+  const png = (w, h, filler = 16) => {
+    const b = Buffer.alloc(33 + filler);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(b);
+    b.write("IHDR", 12, "latin1");
+    b.writeUInt32BE(w, 16);
+    b.writeUInt32BE(h, 20);
+    return { type: "image", source: { type: "base64", media_type: "image/png", data: b.toString("base64") } };
+  };
+  const ask = (content) => sdk({ maxRetries: 0 }).messages.create({ model: "claude-test", max_tokens: 16, messages: [{ role: "user", content: [...content, { type: "text", text: uniqueToken() }] }] });
+  await assert.rejects(ask([png(10, 10), png(8001, 10)]), (err) => err.status === 400 && /messages\.0\.content\.1\.image\.source\.base64\.data: At least one of the image dimensions exceed max allowed size: 8000 pixels/.test(err.message));
+  await assert.rejects(ask([png(10, 10, 4_000_000)]), (err) => err.status === 400 && /image exceeds 5 MB maximum: \d+ bytes > 5242880 bytes/.test(err.message));
+  await assert.rejects(ask(Array.from({ length: 21 }, () => png(2001, 10))), (err) => err.status === 400 && /many-image requests: 2000 pixels/.test(err.message));
+  const fine = await ask([...Array.from({ length: 19 }, () => png(4000, 3000)), png(10, 10, 3_000_000)]);
+  assert.equal(fine.type, "message");
+});
+
 test("messages.stream + finalMessage assembles thinking (with signature) and text", async () => {
   const token = uniqueToken();
   await script(token, [

@@ -2,6 +2,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createThread, marker, messagesOf, settle, Socket, upstreamRequests, userObject } from "../helpers";
+import { pngOf } from "../images";
 import { callApp, countRows, expectError, tokenUsers } from "./util";
 
 afterEach(() => settle());
@@ -11,6 +12,7 @@ const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAA
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 const TEXT = new TextEncoder().encode("name,score\nada,3\n");
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const raw = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
 async function upload(threadId: string, bytes: Uint8Array, type: string, name = "file", token?: string) {
   return SELF.fetch(`https://app.test/api/threads/${threadId}/attachments?name=${encodeURIComponent(name)}`, {
@@ -62,6 +64,48 @@ describe("uploading and reading back", () => {
     expect(second.body.messages[0].content.slice(0, 3)).toEqual(expected);
     const listed = (await messagesOf(thread.id, "?kinds=text")).messages[0];
     expect(listed.attachments.map((a: any) => a.name)).toEqual(["dot.png", "doc.pdf", "scores.csv"]);
+    ws.close();
+  });
+});
+
+describe("images the model would refuse", () => {
+  // The API refuses a request for one image past its limits, and a conversation's images go again
+  // with every later request: sent as they are, each of these would fail every run of the thread.
+  it("an image within the upload limit but past the model's (5 MB of base64, 8000 px) goes as a note, and the thread goes on", async () => {
+    const thread = await createThread();
+    const heavy = await uploaded(thread.id, raw(pngOf(1200, 900, 4_500_000)), "image/png", "heavy.png");
+    const wide = await uploaded(thread.id, raw(pngOf(9500, 400)), "image/png", "panorama.png");
+    const fine = await uploaded(thread.id, PNG, "image/png", "dot.png");
+    const m = marker("too-big");
+    const ws = await Socket.open(thread.id);
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: [heavy.id, wide.id, fine.id] } })).status).toBe(202);
+    expect((await ws.waitForRunEnd(1)).at(-1)!.event).toBe("pipeline:complete");
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `and now ${m}` } })).status).toBe(202);
+    expect((await ws.waitForRunEnd(2)).at(-1)!.event).toBe("pipeline:complete");
+    for (const request of await upstreamRequests(m)) {
+      expect(request.body.messages[0].content.slice(0, 3)).toEqual([
+        { type: "text", text: "[An image was left out: it is 5.7 MB encoded, past the model's 5 MB.]" },
+        { type: "text", text: "[An image was left out: it is 9500 pixels on a side, past the model's 8000.]" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+      ]);
+    }
+    ws.close();
+  });
+
+  it("past 20 images in a thread, the oldest over 2000 px go as notes, and every run completes", async () => {
+    const thread = await createThread();
+    const photos = [];
+    for (let i = 0; i < 21; i++) photos.push(await uploaded(thread.id, raw(pngOf(4032, 3024)), "image/png", `photo${i}.png`));
+    const m = marker("many");
+    const ws = await Socket.open(thread.id);
+    for (const [n, batch] of [photos.slice(0, 10), photos.slice(10, 20), photos.slice(20)].entries()) {
+      expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `more ${m}`, attachments: batch.map((p) => p.id) } })).status).toBe(202);
+      expect((await ws.waitForRunEnd(n + 1)).at(-1)!.event).toBe("pipeline:complete");
+    }
+    const last = (await upstreamRequests(m)).at(-1)!.body;
+    const blocks = last.messages.flatMap((x: any) => x.content);
+    expect(blocks.filter((b: any) => b.type === "image")).toHaveLength(20);
+    expect(blocks[0]).toEqual({ type: "text", text: "[An image was left out: past 20 images a request takes only those of at most 2000 pixels a side.]" });
     ws.close();
   });
 });

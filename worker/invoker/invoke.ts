@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
+import { fitImages } from "./image-fit";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
 import { buildParams, refusesCompaction, type RequestSpec } from "./request";
@@ -187,7 +188,7 @@ export class Invoker {
     const spec: RequestSpec = {
       model: req.model,
       system: req.system,
-      messages: req.prepare ? await req.prepare(messages) : messages,
+      messages: fitImages(req.prepare ? await req.prepare(messages) : messages),
       historyLength: req.history.length,
       tools: req.tools,
       toolsOff: lastRound,

@@ -1,0 +1,55 @@
+// Images the Messages API would refuse never go: past 5 MB of base64, past 8000 px a side, past
+// 2000 px once a request holds more than 20, past 100 in a request. Each is replaced by a note, the
+// newest kept first, so one image can never fail every later run of a thread.
+import { describe, expect, it } from "vitest";
+import { fitImages, IMAGE_LIMITS, imageSide } from "../../worker/invoker/image-fit";
+import type { ApiMessage } from "../../worker/invoker/types";
+import { gifOf, jpegOf, pngOf, webpOf } from "../images";
+
+const image = (data: string) => ({ type: "image" as const, source: { type: "base64" as const, media_type: "image/png" as const, data } });
+const userWith = (...blocks: any[]): ApiMessage => ({ role: "user", content: [...blocks, { type: "text", text: "look" }] });
+const notesIn = (messages: ApiMessage[]) => messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).flatMap((b: any) => (b.type === "tool_result" ? b.content : [b])).filter((b: any) => b.type === "text" && b.text.startsWith("[An image was left out")).map((b: any) => b.text);
+const imagesIn = (messages: ApiMessage[]) => messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).flatMap((b: any) => (b.type === "tool_result" ? b.content : [b])).filter((b: any) => b.type === "image");
+
+describe("imageSide", () => {
+  it("reads the longer side of a PNG, a GIF, a WebP and a JPEG (past its metadata) from the header", () => {
+    expect(imageSide(pngOf(9000, 120))).toBe(9000);
+    expect(imageSide(gifOf(30, 2500))).toBe(2500);
+    expect(imageSide(webpOf(4000, 3000))).toBe(4000);
+    expect(imageSide(jpegOf(4032, 3024, 40_000))).toBe(4032);
+    expect(imageSide("bm90IGFuIGltYWdl")).toBeNull();
+  });
+});
+
+describe("fitImages", () => {
+  it("leaves a conversation the API takes as it is (the same object)", () => {
+    const messages = [userWith(image(pngOf(800, 600)))];
+    expect(fitImages(messages)).toBe(messages);
+  });
+
+  it("replaces an image past 5 MB of base64 or 8000 px with a note saying why, in a tool's result too", () => {
+    const big = image(pngOf(1000, 1000, 4 * 1024 * 1024));
+    const wide = image(pngOf(9000, 100));
+    const result: ApiMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "shot" }, wide as any] }] };
+    const out = fitImages([userWith(big), { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "x__shot", input: {} }] }, result]);
+    expect(notesIn(out)).toEqual([
+      "[An image was left out: it is 5.3 MB encoded, past the model's 5 MB.]",
+      "[An image was left out: it is 9000 pixels on a side, past the model's 8000.]",
+    ]);
+    expect(imagesIn(out)).toHaveLength(0);
+    expect((out[2].content as any)[0].content[0]).toEqual({ type: "text", text: "shot" });
+  });
+
+  it("past 20 images, leaves out the oldest over 2000 px until 20 remain; past 100, the oldest", () => {
+    const large = Array.from({ length: 22 }, () => image(pngOf(3000, 2000)));
+    const out = fitImages([userWith(...large.slice(0, 10)), userWith(...large.slice(10, 20)), userWith(...large.slice(20))]);
+    expect(imagesIn(out)).toHaveLength(IMAGE_LIMITS.many);
+    expect(notesIn(out)).toHaveLength(2);
+    expect((out[0].content as any[]).slice(0, 2).every((b) => b.type === "text")).toBe(true);
+    const small = Array.from({ length: 105 }, () => image(pngOf(100, 100)));
+    const many = fitImages(Array.from({ length: 21 }, (_, i) => userWith(...small.slice(i * 5, i * 5 + 5))));
+    expect(imagesIn(many)).toHaveLength(IMAGE_LIMITS.most);
+    expect(notesIn(many)).toEqual(Array(5).fill("[An image was left out: a request takes at most 100 images.]"));
+    expect((many[0].content as any[]).slice(0, 5).every((b) => b.type === "text")).toBe(true);
+  });
+});
