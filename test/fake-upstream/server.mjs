@@ -7,11 +7,11 @@
 // (src/core/streaming.ts `_iterSSEMessages`, src/lib/MessageStream.ts
 // `#accumulateMessage`) and Anthropic's streaming documentation. Server tools,
 // citations and the `blocks` step live in server-tools.mjs; models, long prompts
-// and compaction in models.mjs; the limits on images in images.mjs.
+// and compaction in models.mjs; images and documents it refuses in files.mjs.
 
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { imageRefusal } from "./images.mjs";
+import { fileRefusal } from "./files.mjs";
 import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mjs";
 import { checkBlocksStep, randomId, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
 
@@ -214,7 +214,7 @@ async function handleMessages(state, req, res) {
   const applies = !state.config.match || bodyText.includes(state.config.match);
   const scoped = applies ? state : { ...state, config: {} };
   const size = promptSize(body, bodyText);
-  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? imageRefusal(body);
+  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? fileRefusal(body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const context = {

@@ -122,7 +122,7 @@ test("an image inline, even in a tool's result, is counted as the 1,600 tokens a
   assert.ok(reply.usage.input_tokens < 2 * 1_600 + 200, String(reply.usage.input_tokens));
 });
 
-test("refuses, as the API does, an image past 5 MB of base64 or 8000 px, and past 20 images one over 2000 px", async () => {
+test("refuses, as the API does, an image past 5 MB of base64 or 8000 px, past 20 images one over 2000 px, a broken image (no path) and a broken PDF", async () => {
   const png = (w, h, filler = 16) => {
     const b = Buffer.alloc(33 + filler);
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(b);
@@ -135,7 +135,10 @@ test("refuses, as the API does, an image past 5 MB of base64 or 8000 px, and pas
   await assert.rejects(ask([png(10, 10), png(8001, 10)]), (err) => err.status === 400 && /messages\.0\.content\.1\.image\.source\.base64\.data: At least one of the image dimensions exceed max allowed size: 8000 pixels/.test(err.message));
   await assert.rejects(ask([png(10, 10, 4_000_000)]), (err) => err.status === 400 && /image exceeds 5 MB maximum: \d+ bytes > 5242880 bytes/.test(err.message));
   await assert.rejects(ask(Array.from({ length: 21 }, () => png(2001, 10))), (err) => err.status === 400 && /many-image requests: 2000 pixels/.test(err.message));
-  const fine = await ask([...Array.from({ length: 19 }, () => png(4000, 3000)), png(10, 10, 3_000_000)]);
+  await assert.rejects(ask([png(10, 10), png(0, 10)]), (err) => err.status === 400 && err.message.includes('"message":"Could not process image"'));
+  const pdf = (text) => ({ type: "document", source: { type: "base64", media_type: "application/pdf", data: Buffer.from(text).toString("base64") } });
+  await assert.rejects(ask([pdf("%PDF-1.4 cut short")]), (err) => err.status === 400 && /messages\.0\.content\.0\.document\.source\.base64\.data: The PDF specified was not valid\./.test(err.message));
+  const fine = await ask([...Array.from({ length: 19 }, () => png(4000, 3000)), png(10, 10, 3_000_000), pdf("%PDF-1.4\n%%EOF\n")]);
   assert.equal(fine.type, "message");
 });
 

@@ -110,6 +110,38 @@ describe("images the model would refuse", () => {
   });
 });
 
+describe("files the model cannot take", () => {
+  it("a broken image (refused with no path) or PDF (refused with one) goes as a note from then on; the rest stay, and the thread goes on", async () => {
+    const thread = await createThread();
+    const good = await uploaded(thread.id, PNG, "image/png", "dot.png");
+    const broken = await uploaded(thread.id, raw(pngOf(0, 0)), "image/png", "broken.png");
+    const cut = await uploaded(thread.id, new TextEncoder().encode("%PDF-1.4 cut short"), "application/pdf", "cut.pdf");
+    const m = marker("refused");
+    const ws = await Socket.open(thread.id);
+    const say = async (n: number, content: string, attachments: string[]) => {
+      expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `${content} ${m}`, attachments } })).status).toBe(202);
+      const end = (await ws.waitForRunEnd(n)).at(-1)!;
+      expect(end.event, JSON.stringify(end.data)).toBe("pipeline:complete");
+    };
+    await say(1, "a dot", [good.id]);
+    await say(2, "two more", [broken.id, cut.id]);
+    await say(3, "and now", []);
+    const requests = (await upstreamRequests(m)).map((r) => r.body.messages);
+    // The second message: refused twice (the image with no path, then the PDF with one), then taken.
+    expect(requests).toHaveLength(5);
+    const files = (messages: any[]) => messages.flatMap((x: any) => x.content).filter((b: any) => b.type !== "text" || b.text.startsWith("[A"));
+    const taken = [
+      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+      { type: "text", text: "[An image was left out: the model could not take it (Could not process image).]" },
+      { type: "text", text: "[A document (cut.pdf) was left out: the model could not take it (The PDF specified was not valid.).]" },
+    ];
+    expect(files(requests[3])).toEqual(taken);
+    // The next message's request goes with the notes at once.
+    expect(files(requests[4])).toEqual(taken);
+    ws.close();
+  });
+});
+
 describe("refusals, with nothing stored", () => {
   it("415 for a type not taken, or bytes that are not what the type says", async () => {
     const thread = await createThread();

@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitImages } from "./image-fit";
+import { RefusedFiles } from "./refused-files";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
 import { buildParams, refusesCompaction, type RequestSpec } from "./request";
@@ -86,6 +87,8 @@ export class Invoker {
    * each learns it once, from its first request that asks for compaction.
    */
   private compactionRefusedAt = -Infinity;
+  /** The thread's files the API refused: notes from then on (the object holds one invoker). */
+  private readonly refusedFiles = new RefusedFiles();
 
   constructor(
     private readonly client: Anthropic,
@@ -188,7 +191,7 @@ export class Invoker {
     const spec: RequestSpec = {
       model: req.model,
       system: req.system,
-      messages: fitImages(req.prepare ? await req.prepare(messages) : messages),
+      messages: this.refusedFiles.apply(fitImages(req.prepare ? await req.prepare(messages) : messages)),
       historyLength: req.history.length,
       tools: req.tools,
       toolsOff: lastRound,
@@ -205,12 +208,13 @@ export class Invoker {
     for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();
+      const params = buildParams(spec);
       try {
-        const params = buildParams(spec);
         const stream =
           spec.compactAt === null
             ? await this.client.messages.create(params, { signal: req.signal })
             : await this.client.beta.messages.create(params as never, { signal: req.signal });
+        this.refusedFiles.accepted(params.messages as ApiMessage[]);
         return await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
       } catch (err) {
         if (spec.compactAt !== null && refusesCompaction(err)) {
@@ -218,6 +222,12 @@ export class Invoker {
           this.compactionRefusedAt = Date.now();
           spec.compactAt = null;
           req.onCompactionRefused?.();
+          attempt--;
+          continue;
+        }
+        if (!progress.started && this.refusedFiles.learn(err, params.messages as ApiMessage[])) {
+          // A file it cannot take: the request goes again at once, with a note in its place.
+          spec.messages = this.refusedFiles.apply(spec.messages);
           attempt--;
           continue;
         }

@@ -1,13 +1,15 @@
-// The Messages API's limits on images, as it answers them: at most 5 MB of base64 each, at most 8000
-// px a side (2000 px once a request holds more than 20 images), at most 100 images in a request. One
-// image past them refuses the whole request (400 invalid_request_error), with the path to it.
-// Sizes are read from PNG and GIF headers (the tests' images).
+// The images and documents the Messages API refuses, as it answers them (400 invalid_request_error,
+// the whole request): an image past 5 MB of base64 or 8000 px a side (2000 px once a request holds
+// more than 20 images), more than 100 images, each with the path to it; an image it cannot decode,
+// with none ("Could not process image"; here a PNG of no width or height); a PDF without its end
+// marker ("The PDF specified was not valid.", with the path). Sizes come from PNG and GIF headers.
 
 const MAX_BASE64 = 5 * 1024 * 1024;
 
-/** The refusal for the request's images, or null. */
-export function imageRefusal(body) {
+/** The refusal for the request's images and documents, or null. */
+export function fileRefusal(body) {
   const images = [];
+  const pdfs = [];
   (Array.isArray(body.messages) ? body.messages : []).forEach((m, i) => {
     if (!Array.isArray(m?.content)) return;
     m.content.forEach((b, j) => {
@@ -17,12 +19,17 @@ export function imageRefusal(body) {
   });
   function visit(b, path) {
     if (b?.type === "image" && b.source?.type === "base64" && typeof b.source.data === "string") images.push({ path, data: b.source.data });
+    if (b?.type === "document" && b.source?.media_type === "application/pdf" && typeof b.source.data === "string") pdfs.push({ path, data: b.source.data });
   }
   const refuse = (message) => ({ status: 400, type: "invalid_request_error", message });
+  for (const { path, data } of pdfs) {
+    if (!Buffer.from(data, "base64").includes("%%EOF")) return refuse(`${path}.document.source.base64.data: The PDF specified was not valid.`);
+  }
   if (images.length > 100) return refuse(`messages: too many images and documents: ${images.length} > 100`);
   for (const { path, data } of images) {
     if (data.length > MAX_BASE64) return refuse(`${path}.image.source.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_BASE64} bytes`);
     const side = sideOf(data);
+    if (side === -1) return refuse("Could not process image");
     if (side > 8000) return refuse(`${path}.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels`);
     if (images.length > 20 && side > 2000) {
       return refuse(`${path}.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels`);
@@ -33,7 +40,10 @@ export function imageRefusal(body) {
 
 function sideOf(data) {
   const b = Buffer.from(data.slice(0, 64), "base64");
-  if (b.length >= 24 && b[0] === 0x89 && b.toString("latin1", 12, 16) === "IHDR") return Math.max(b.readUInt32BE(16), b.readUInt32BE(20));
+  if (b.length >= 24 && b[0] === 0x89 && b.toString("latin1", 12, 16) === "IHDR") {
+    const [width, height] = [b.readUInt32BE(16), b.readUInt32BE(20)];
+    return width === 0 || height === 0 ? -1 : Math.max(width, height);
+  }
   if (b.length >= 10 && b.toString("latin1", 0, 4) === "GIF8") return Math.max(b.readUInt16LE(6), b.readUInt16LE(8));
   return 0;
 }

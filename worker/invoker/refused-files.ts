@@ -1,0 +1,84 @@
+// Files the Messages API refused. An image or document it cannot take (a broken image, a PDF past its
+// pages) fails the whole request, and would fail every later request of the thread, which sends it
+// again. The refused block is remembered by its content and goes as a note from then on; the request
+// goes again at once without it. A refusal names the block's path, or ("Could not process image")
+// none: then the files no request was ever taken with are the suspects, and go.
+import { APIError } from "@anthropic-ai/sdk";
+import type { ApiContent, ApiMessage } from "./types";
+
+const PATH = /messages\.(\d+)\.content\.(\d+)(?:\.content\.(\d+))?\.(image|document)\b/;
+
+type FileBlock = { type: string; source?: { type: string; media_type?: string; data?: string; url?: string }; title?: string | null };
+
+export class RefusedFiles {
+  /** A refused file's note, by what identifies its content. */
+  private readonly notes = new Map<string, string>();
+  /** The files of requests the API took (so not the cause of a later refusal that names none). */
+  private readonly taken = new Set<string>();
+
+  /** The API took a request with these messages. */
+  accepted(sent: ApiMessage[]): void {
+    for (const b of filesOf(sent)) this.taken.add(identity(b)!);
+  }
+
+  /** The messages with every file refused before replaced by its note. */
+  apply(messages: ApiMessage[]): ApiMessage[] {
+    if (this.notes.size === 0) return messages;
+    const swap = (b: ApiContent): ApiContent => {
+      const note = this.notes.get(identity(b as FileBlock) ?? "");
+      return note ? { type: "text", text: note } : b;
+    };
+    return messages.map((m) =>
+      typeof m.content === "string"
+        ? m
+        : {
+            ...m,
+            content: m.content.map((b) => (b.type === "tool_result" && Array.isArray(b.content) ? { ...b, content: b.content.map((c) => swap(c as ApiContent)) as typeof b.content } : swap(b))),
+          },
+    );
+  }
+
+  /**
+   * Learns from a refusal of a file of `sent` (the messages as the request carried them). False when
+   * it is not about a file, or names none not already known: the refusal is then the run's error.
+   */
+  learn(err: unknown, sent: ApiMessage[]): boolean {
+    if (!(err instanceof APIError) || (err.status !== 400 && err.status !== 413)) return false;
+    const detail = String((err as { apiMessage?: string }).apiMessage ?? err.message);
+    const path = PATH.exec(detail);
+    const why = detail.replace(/^[\w.]*:\s*/, "").slice(0, 200);
+    let suspects: FileBlock[];
+    if (path) {
+      const [, i, j, k] = path;
+      const content = sent[Number(i)]?.content;
+      let block = Array.isArray(content) ? (content[Number(j)] as unknown as { content?: unknown }) : undefined;
+      if (k !== undefined) block = Array.isArray(block?.content) ? block.content[Number(k)] : undefined;
+      suspects = block && identity(block as FileBlock) ? [block as FileBlock] : [];
+    } else if (/\b(image|pdf|document)s?\b/i.test(detail) && !/prompt is too long/i.test(detail)) {
+      suspects = filesOf(sent).filter((b) => !this.taken.has(identity(b)!));
+    } else return false;
+    const fresh = suspects.filter((b) => !this.notes.has(identity(b)!));
+    for (const b of fresh) this.notes.set(identity(b)!, `[${b.type === "image" ? "An image" : `A document${b.title ? ` (${b.title})` : ""}`} was left out: the model could not take it (${why}).]`);
+    return fresh.length > 0;
+  }
+}
+
+/** Every image and document, top-level or in a tool's result. */
+function filesOf(messages: ApiMessage[]): FileBlock[] {
+  const out: FileBlock[] = [];
+  for (const m of messages) {
+    if (typeof m.content === "string") continue;
+    for (const b of m.content) {
+      const inner = b.type === "tool_result" && Array.isArray(b.content) ? b.content : [b];
+      for (const c of inner) if (identity(c as FileBlock)) out.push(c as FileBlock);
+    }
+  }
+  return out;
+}
+
+/** An image's or a document's content, cheaply: its type, its data's length and ends. */
+function identity(b: FileBlock): string | null {
+  if ((b.type !== "image" && b.type !== "document") || !b.source) return null;
+  const data = b.source.data ?? b.source.url ?? "";
+  return `${b.type}|${b.source.type}|${b.source.media_type ?? ""}|${data.length}|${data.slice(0, 96)}|${data.slice(-96)}`;
+}
