@@ -195,8 +195,15 @@ function takeScriptedStep(state, bodyText) {
 // /v1/messages
 // ---------------------------------------------------------------------------
 
+/** The Messages API's limit on a request's size. */
+const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
 async function handleMessages(state, req, res) {
   const rawText = await readBody(req);
+  if (Buffer.byteLength(rawText) > MAX_REQUEST_BYTES) {
+    recordRequest(state, lowerCaseHeaders(req.headers), rawText);
+    return sendApiError(res, { status: 413, type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." });
+  }
   const body = safeParseJson(rawText);
   // Tokens are matched against the re-stringified body, as documented, so the
   // client's JSON formatting doesn't matter.

@@ -142,6 +142,14 @@ test("refuses, as the API does, an image past 5 MB of base64 or 8000 px, past 20
   assert.equal(fine.type, "message");
 });
 
+test("refuses a request past 32 MB with 413 request_too_large, as the API does", async () => {
+  const big = { type: "document", source: { type: "text", media_type: "text/plain", data: "x".repeat(33 * 1024 * 1024) } };
+  await assert.rejects(
+    sdk({ maxRetries: 0 }).messages.create({ model: "claude-test", max_tokens: 16, messages: [{ role: "user", content: [big, { type: "text", text: "hi" }] }] }),
+    (err) => err.status === 413 && err.message.includes("request_too_large"),
+  );
+});
+
 test("messages.stream + finalMessage assembles thinking (with signature) and text", async () => {
   const token = uniqueToken();
   await script(token, [

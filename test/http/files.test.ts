@@ -68,7 +68,7 @@ describe("uploading and reading back", () => {
   });
 });
 
-describe("images the model would refuse", () => {
+describe("files the model would refuse", () => {
   // The API refuses a request for one image past its limits, and a conversation's images go again
   // with every later request: sent as they are, each of these would fail every run of the thread.
   it("an image within the upload limit but past the model's (5 MB of base64, 8000 px) goes as a note, and the thread goes on", async () => {
@@ -89,6 +89,24 @@ describe("images the model would refuse", () => {
         { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
       ]);
     }
+    ws.close();
+  });
+
+  it("past 24 MiB of files in a request (the API takes 32 MB in all), the oldest go as notes, and every run completes", async () => {
+    // Eight photos of 4.7 MB encoded each, in two messages: 37 MB, which the API would refuse whole.
+    const thread = await createThread();
+    const m = marker("heavy-photos");
+    const ws = await Socket.open(thread.id);
+    for (const n of [1, 2]) {
+      const photos = [];
+      for (let i = 0; i < 4; i++) photos.push(await uploaded(thread.id, raw(pngOf(1600, 1200, 3_500_000 + n * 10 + i)), "image/png", `photo${n}-${i}.png`));
+      expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: photos.map((p) => p.id) } })).status).toBe(202);
+      expect((await ws.waitForRunEnd(n, 20_000)).at(-1)!.event).toBe("pipeline:complete");
+    }
+    const last = (await upstreamRequests(m)).at(-1)!.body;
+    const blocks = last.messages.flatMap((x: any) => x.content);
+    expect(blocks.filter((b: any) => b.type === "image")).toHaveLength(5);
+    expect(blocks.slice(0, 3)).toEqual(Array(3).fill({ type: "text", text: "[An image was left out: a request takes at most 32 MB, and newer files came first.]" }));
     ws.close();
   });
 

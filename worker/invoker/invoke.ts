@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
-import { fitImages } from "./image-fit";
+import { fitFiles } from "./file-fit";
 import { RefusedFiles } from "./refused-files";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
@@ -191,7 +191,7 @@ export class Invoker {
     const spec: RequestSpec = {
       model: req.model,
       system: req.system,
-      messages: this.refusedFiles.apply(fitImages(req.prepare ? await req.prepare(messages) : messages)),
+      messages: this.refusedFiles.apply(fitFiles(req.prepare ? await req.prepare(messages) : messages)),
       historyLength: req.history.length,
       tools: req.tools,
       toolsOff: lastRound,

@@ -4,11 +4,10 @@
 // goes again at once without it. A refusal names the block's path, or ("Could not process image")
 // none: then the files no request was ever taken with are the suspects, and go.
 import { APIError } from "@anthropic-ai/sdk";
-import type { ApiContent, ApiMessage } from "./types";
+import { fileName, filesOf, isFile, withNotes, type FileBlock } from "./file-notes";
+import type { ApiMessage } from "./types";
 
 const PATH = /messages\.(\d+)\.content\.(\d+)(?:\.content\.(\d+))?\.(image|document)\b/;
-
-type FileBlock = { type: string; source?: { type: string; media_type?: string; data?: string; url?: string }; title?: string | null };
 
 export class RefusedFiles {
   /** A refused file's note, by what identifies its content. */
@@ -18,24 +17,12 @@ export class RefusedFiles {
 
   /** The API took a request with these messages. */
   accepted(sent: ApiMessage[]): void {
-    for (const b of filesOf(sent)) this.taken.add(identity(b)!);
+    for (const b of filesOf(sent)) this.taken.add(identity(b));
   }
 
   /** The messages with every file refused before replaced by its note. */
   apply(messages: ApiMessage[]): ApiMessage[] {
-    if (this.notes.size === 0) return messages;
-    const swap = (b: ApiContent): ApiContent => {
-      const note = this.notes.get(identity(b as FileBlock) ?? "");
-      return note ? { type: "text", text: note } : b;
-    };
-    return messages.map((m) =>
-      typeof m.content === "string"
-        ? m
-        : {
-            ...m,
-            content: m.content.map((b) => (b.type === "tool_result" && Array.isArray(b.content) ? { ...b, content: b.content.map((c) => swap(c as ApiContent)) as typeof b.content } : swap(b))),
-          },
-    );
+    return this.notes.size === 0 ? messages : withNotes(messages, (f) => this.notes.get(identity(f)));
   }
 
   /**
@@ -53,32 +40,18 @@ export class RefusedFiles {
       const content = sent[Number(i)]?.content;
       let block = Array.isArray(content) ? (content[Number(j)] as unknown as { content?: unknown }) : undefined;
       if (k !== undefined) block = Array.isArray(block?.content) ? block.content[Number(k)] : undefined;
-      suspects = block && identity(block as FileBlock) ? [block as FileBlock] : [];
+      suspects = block && isFile(block as { type: string }) ? [block as FileBlock] : [];
     } else if (/\b(image|pdf|document)s?\b/i.test(detail) && !/prompt is too long/i.test(detail)) {
-      suspects = filesOf(sent).filter((b) => !this.taken.has(identity(b)!));
+      suspects = filesOf(sent).filter((b) => !this.taken.has(identity(b)));
     } else return false;
-    const fresh = suspects.filter((b) => !this.notes.has(identity(b)!));
-    for (const b of fresh) this.notes.set(identity(b)!, `[${b.type === "image" ? "An image" : `A document${b.title ? ` (${b.title})` : ""}`} was left out: the model could not take it (${why}).]`);
+    const fresh = suspects.filter((b) => !this.notes.has(identity(b)));
+    for (const b of fresh) this.notes.set(identity(b), `[${fileName(b)} was left out: the model could not take it (${why}).]`);
     return fresh.length > 0;
   }
 }
 
-/** Every image and document, top-level or in a tool's result. */
-function filesOf(messages: ApiMessage[]): FileBlock[] {
-  const out: FileBlock[] = [];
-  for (const m of messages) {
-    if (typeof m.content === "string") continue;
-    for (const b of m.content) {
-      const inner = b.type === "tool_result" && Array.isArray(b.content) ? b.content : [b];
-      for (const c of inner) if (identity(c as FileBlock)) out.push(c as FileBlock);
-    }
-  }
-  return out;
-}
-
-/** An image's or a document's content, cheaply: its type, its data's length and ends. */
-function identity(b: FileBlock): string | null {
-  if ((b.type !== "image" && b.type !== "document") || !b.source) return null;
+/** A file's content, cheaply: its type, its data's length and ends. */
+function identity(b: FileBlock): string {
   const data = b.source.data ?? b.source.url ?? "";
   return `${b.type}|${b.source.type}|${b.source.media_type ?? ""}|${data.length}|${data.slice(0, 96)}|${data.slice(-96)}`;
 }

@@ -1,8 +1,9 @@
-// Images the Messages API would refuse never go: past 5 MB of base64, past 8000 px a side, past
-// 2000 px once a request holds more than 20, past 100 in a request. Each is replaced by a note, the
-// newest kept first, so one image can never fail every later run of a thread.
+// Files the Messages API would refuse never go: an image past 5 MB of base64, past 8000 px a side,
+// past 2000 px once a request holds more than 20, past 100 in a request; files past 24 MiB of a
+// request's 32 MB. Each is replaced by a note, the newest kept first, so one file can never fail
+// every later run of a thread.
 import { describe, expect, it } from "vitest";
-import { fitImages, IMAGE_LIMITS, imageSide } from "../../worker/invoker/image-fit";
+import { FILE_LIMITS, fitFiles, imageSide } from "../../worker/invoker/file-fit";
 import type { ApiMessage } from "../../worker/invoker/types";
 import { gifOf, jpegOf, pngOf, webpOf } from "../images";
 
@@ -21,17 +22,17 @@ describe("imageSide", () => {
   });
 });
 
-describe("fitImages", () => {
+describe("fitFiles", () => {
   it("leaves a conversation the API takes as it is (the same object)", () => {
     const messages = [userWith(image(pngOf(800, 600)))];
-    expect(fitImages(messages)).toBe(messages);
+    expect(fitFiles(messages)).toBe(messages);
   });
 
   it("replaces an image past 5 MB of base64 or 8000 px with a note saying why, in a tool's result too", () => {
     const big = image(pngOf(1000, 1000, 4 * 1024 * 1024));
     const wide = image(pngOf(9000, 100));
     const result: ApiMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "shot" }, wide as any] }] };
-    const out = fitImages([userWith(big), { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "x__shot", input: {} }] }, result]);
+    const out = fitFiles([userWith(big), { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "x__shot", input: {} }] }, result]);
     expect(notesIn(out)).toEqual([
       "[An image was left out: it is 5.3 MB encoded, past the model's 5 MB.]",
       "[An image was left out: it is 9000 pixels on a side, past the model's 8000.]",
@@ -40,15 +41,24 @@ describe("fitImages", () => {
     expect((out[2].content as any)[0].content[0]).toEqual({ type: "text", text: "shot" });
   });
 
+  it("keeps the newest files within 24 MiB of a request, and leaves out older ones past it", () => {
+    const pdf = (title: string) => ({ type: "document" as const, title, source: { type: "base64" as const, media_type: "application/pdf" as const, data: "J".repeat(10 * 1024 * 1024) } });
+    const out = fitFiles([userWith(pdf("old.pdf")), userWith(pdf("middle.pdf"), image(pngOf(100, 100))), userWith(pdf("new.pdf"))]);
+    expect(notesIn(out)).toEqual([]);
+    expect((out[0].content as any[])[0]).toEqual({ type: "text", text: "[A document (old.pdf) was left out: a request takes at most 32 MB, and newer files came first.]" });
+    expect(out.flatMap((m) => m.content as any[]).filter((b) => b.type === "document").map((b) => b.title)).toEqual(["middle.pdf", "new.pdf"]);
+    expect(imagesIn(out)).toHaveLength(1);
+  });
+
   it("past 20 images, leaves out the oldest over 2000 px until 20 remain; past 100, the oldest", () => {
     const large = Array.from({ length: 22 }, () => image(pngOf(3000, 2000)));
-    const out = fitImages([userWith(...large.slice(0, 10)), userWith(...large.slice(10, 20)), userWith(...large.slice(20))]);
-    expect(imagesIn(out)).toHaveLength(IMAGE_LIMITS.many);
+    const out = fitFiles([userWith(...large.slice(0, 10)), userWith(...large.slice(10, 20)), userWith(...large.slice(20))]);
+    expect(imagesIn(out)).toHaveLength(FILE_LIMITS.many);
     expect(notesIn(out)).toHaveLength(2);
     expect((out[0].content as any[]).slice(0, 2).every((b) => b.type === "text")).toBe(true);
     const small = Array.from({ length: 105 }, () => image(pngOf(100, 100)));
-    const many = fitImages(Array.from({ length: 21 }, (_, i) => userWith(...small.slice(i * 5, i * 5 + 5))));
-    expect(imagesIn(many)).toHaveLength(IMAGE_LIMITS.most);
+    const many = fitFiles(Array.from({ length: 21 }, (_, i) => userWith(...small.slice(i * 5, i * 5 + 5))));
+    expect(imagesIn(many)).toHaveLength(FILE_LIMITS.most);
     expect(notesIn(many)).toEqual(Array(5).fill("[An image was left out: a request takes at most 100 images.]"));
     expect((many[0].content as any[]).slice(0, 5).every((b) => b.type === "text")).toBe(true);
   });
