@@ -205,6 +205,7 @@ export class Invoker {
       else if (e.type === "cited") onEvent({ type: "citations", at: -1, citations: e.citations }); // `at` is the invoker's to set
       else onEvent(e);
     };
+    let leftOut = 0;
     for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();
@@ -225,7 +226,7 @@ export class Invoker {
           attempt--;
           continue;
         }
-        if (!progress.started && this.refusedFiles.learn(err, params.messages as ApiMessage[])) {
+        if (!progress.started && this.refusedFiles.learn(err, params.messages as ApiMessage[], leftOut++)) {
           // A file it cannot take: the request goes again at once, with a note in its place.
           spec.messages = this.refusedFiles.apply(spec.messages);
           attempt--;
