@@ -29,7 +29,7 @@ export function fitFiles(messages: ApiMessage[]): ApiMessage[] {
 }
 
 function fitImages(files: FileBlock[], notes: Map<FileBlock, string>): void {
-  const images = files.filter((f) => f.type === "image" && f.source.type === "base64" && typeof f.source.data === "string").map((block) => ({ block, side: imageSide(block.source.data!) }));
+  const images = files.filter((f) => f.type === "image" && f.source.type === "base64" && typeof f.source.data === "string").map((block) => ({ block, side: sideOf(block) }));
   for (const { block, side } of images) {
     const length = block.source.data!.length;
     if (length > FILE_LIMITS.imageBase64) notes.set(block, `it is ${mb(length)} MB encoded, past the model's 5 MB`);
@@ -48,6 +48,16 @@ function fitImages(files: FileBlock[], notes: Map<FileBlock, string>): void {
 }
 
 const mb = (n: number) => (n / MiB).toFixed(1);
+
+/**
+ * Sides read once per block: a thread's blocks are the same objects from one request to the next (its
+ * files' blocks are cached, its turns held), and a JPEG's size can be deep in its data.
+ */
+const sides = new WeakMap<object, number | null>();
+function sideOf(block: FileBlock): number | null {
+  if (!sides.has(block.source)) sides.set(block.source, imageSide(block.source.data!));
+  return sides.get(block.source)!;
+}
 
 /** An image's longer side in pixels, from its header (PNG, GIF, WebP, JPEG); null when it cannot tell. */
 export function imageSide(base64: string): number | null {
