@@ -205,8 +205,7 @@ export class Invoker {
       else if (e.type === "cited") onEvent({ type: "citations", at: -1, citations: e.citations }); // `at` is the invoker's to set
       else onEvent(e);
     };
-    let leftOut = 0;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, leftOut = 0; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();
       const params = buildParams(spec);
