@@ -64,8 +64,7 @@ export function imageSide(base64: string): number | null {
   const size = imageSize(decodeHead(base64, 64));
   if (size !== "jpeg") return size;
   // A JPEG's size is in its frame header, after whatever metadata comes first (EXIF is at most 64 KB).
-  const frame = jpegSize(decodeHead(base64, 96 * 1024)) ?? jpegSize(decodeHead(base64, 512 * 1024));
-  return frame;
+  return jpegSize(decodeHead(base64, 96 * 1024)) ?? jpegSize(decodeHead(base64, 512 * 1024));
 }
 
 function decodeHead(base64: string, chars: number): Uint8Array {
