@@ -1,5 +1,5 @@
-import type Anthropic from "@anthropic-ai/sdk";
 import { IMAGE_TOKENS, refOf, refTokens } from "./attachment-refs";
+import { filesOf } from "./file-notes";
 import type { ApiContent, ApiMessage } from "./types";
 
 /**
@@ -26,23 +26,11 @@ function asBlocks(content: ApiMessage["content"]): ApiContent[] {
 /** A cheap, deliberately generous token estimate (about 4 characters a token). */
 export function estimateTokens(message: ApiMessage): number {
   if (typeof message.content === "string") return Math.ceil(JSON.stringify(message.content).length / 4) + 4;
+  const files = message.content.reduce((n, b) => n + (refOf(b) ? refTokens(refOf(b)!) : 0), 0);
   // An image sent inline (an MCP tool's, in its result) costs what an image costs, not its base64's length.
-  let inline = { chars: 0, tokens: 0 };
-  let files = 0;
-  for (const b of message.content) {
-    const ref = refOf(b);
-    if (ref) files += refTokens(ref);
-    if (b.type === "tool_result" && Array.isArray(b.content)) for (const c of b.content) inline = addInline(inline, c);
-    else inline = addInline(inline, b);
-  }
-  return Math.ceil((JSON.stringify(message.content).length - inline.chars) / 4) + 4 + files + inline.tokens;
-}
-
-function addInline(sum: { chars: number; tokens: number }, b: { type: string }) {
-  if (b.type !== "image") return sum;
-  const source = (b as Anthropic.ImageBlockParam).source;
-  if (source.type !== "base64") return sum;
-  return { chars: sum.chars + source.data.length, tokens: sum.tokens + IMAGE_TOKENS };
+  const inline = filesOf([message]).filter((f) => f.type === "image" && f.source.type === "base64");
+  const inlineChars = inline.reduce((n, f) => n + (f.source.data?.length ?? 0), 0);
+  return Math.ceil((JSON.stringify(message.content).length - inlineChars) / 4) + 4 + files + inline.length * IMAGE_TOKENS;
 }
 
 /** One turn of the conversation, under the exchange (the input message's id) it belongs to. */

@@ -161,7 +161,6 @@ function unique(name: string, taken: Set<string>, max: number): string {
   return candidate;
 }
 
-/** An object schema the API takes; anything else (too big, not an object) becomes an open one. */
 /**
  * Base64 of an image of that type, by its first bytes. The API refuses a request with a broken image,
  * and a tool's result is sent again with every later request: one bad image would fail the thread.
@@ -172,6 +171,7 @@ function isImage(mediaType: string, data: string): boolean {
   return matchesType(mediaType as AttachmentType, Uint8Array.from(head, (c) => c.charCodeAt(0)));
 }
 
+/** An object schema the API takes; anything else (too big, not an object) becomes an open one. */
 function boundedSchema(schema: unknown): Record<string, unknown> {
   const open = { type: "object" };
   if (!schema || typeof schema !== "object" || (schema as { type?: unknown }).type !== "object") return open;
