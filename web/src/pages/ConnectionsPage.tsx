@@ -1,10 +1,10 @@
 import type { McpServer } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { errorText } from "../api";
 import { AddServerForm } from "../components/AddServerForm";
 import { McpServerItem } from "../components/McpServerItem";
 import { mcpServersQuery } from "../queries/mcp";
+import { ListShell } from "./ListShell";
 
 /** What the OAuth callback's redirect says (`?mcp=<serverId>` or `?mcp_error=<message>`), if anything. */
 export type SignInOutcome = { ok: true; serverId: string } | { ok: false; message: string } | null;
@@ -44,9 +44,8 @@ function SignInNotice({ outcome, servers, onDismiss }: { outcome: NonNullable<Si
 
 /** Settings › Connections: the user's MCP servers, whose tools the model may call in their threads. */
 export default function ConnectionsPage() {
-  const { data, error, isPending } = useQuery(mcpServersQuery);
+  const servers = useQuery(mcpServersQuery);
   const [outcome, dismiss] = useSignInOutcome();
-  const servers = data ?? [];
 
   return (
     <div className="page" data-testid="connections-page">
@@ -57,33 +56,28 @@ export default function ConnectionsPage() {
           settings choose). A call that may change something waits for your approval.
         </p>
       </header>
-      {outcome && <SignInNotice outcome={outcome} servers={data} onDismiss={dismiss} />}
+      {outcome && <SignInNotice outcome={outcome} servers={servers.data} onDismiss={dismiss} />}
 
       <section className="card mcp-add" aria-labelledby="mcp-add-title">
         <h2 id="mcp-add-title" className="section-title">
           Add a server
         </h2>
-        <AddServerForm taken={servers.map((s) => s.name)} titleId="mcp-add-title" />
+        <AddServerForm taken={(servers.data ?? []).map((s) => s.name)} titleId="mcp-add-title" />
       </section>
 
       <section aria-labelledby="mcp-list-title">
         <h2 id="mcp-list-title" className="section-title">
           Your servers
         </h2>
-        {isPending && <p className="muted">Loading…</p>}
-        {error && (
-          <div className="inline-alert" role="alert">
-            {errorText(error)}
-          </div>
-        )}
-        {data && servers.length === 0 && <p className="muted">None yet.</p>}
-        {servers.length > 0 && (
-          <ul className="card-list" data-testid="mcp-servers">
-            {servers.map((s) => (
-              <McpServerItem key={s.id} server={s} />
-            ))}
-          </ul>
-        )}
+        <ListShell query={servers} rows={servers.data} empty={<p className="muted">None yet.</p>}>
+          {(rows) => (
+            <ul className="card-list" data-testid="mcp-servers">
+              {rows.map((s) => (
+                <McpServerItem key={s.id} server={s} />
+              ))}
+            </ul>
+          )}
+        </ListShell>
       </section>
     </div>
   );

@@ -1,11 +1,11 @@
 import type { PluginInfo } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorText } from "../api";
 import { EnabledSwitch } from "../components/EnabledSwitch";
 import { ErrorDetails } from "../components/ErrorDetails";
 import { pluginsQuery, usePatchPlugin } from "../queries/plugins";
 import { useSession } from "../session/SessionGate";
+import { ListShell } from "./ListShell";
 
 const HOOK_ORDER_HINT = "Hooks run in this order, sequentially; each plugin's errors are isolated.";
 
@@ -112,9 +112,9 @@ function PluginRow({ plugin, readOnly }: { plugin: PluginInfo; readOnly: boolean
 }
 
 export default function PluginsPage() {
-  const { data, error, isPending } = useQuery(pluginsQuery);
+  const plugins = useQuery(pluginsQuery);
   const readOnly = !useSession().auth.admin;
-  const plugins = [...(data ?? [])].sort((a, b) => a.order - b.order);
+  const inOrder = plugins.data && [...plugins.data].sort((a, b) => a.order - b.order);
 
   return (
     <div className="page">
@@ -127,13 +127,15 @@ export default function PluginsPage() {
           Only an admin can change plugins. You can see their settings here, not change them.
         </p>
       )}
-      {isPending && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
-      <ol className="card-list">
-        {plugins.map((p) => (
-          <PluginRow key={p.name} plugin={p} readOnly={readOnly} />
-        ))}
-      </ol>
+      <ListShell query={plugins} rows={inOrder}>
+        {(rows) => (
+          <ol className="card-list">
+            {rows.map((p) => (
+              <PluginRow key={p.name} plugin={p} readOnly={readOnly} />
+            ))}
+          </ol>
+        )}
+      </ListShell>
     </div>
   );
 }

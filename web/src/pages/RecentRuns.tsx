@@ -13,7 +13,6 @@ function ThreadCell({ run }: { run: Run }) {
 /** The period's newest runs, one a row. */
 export function RecentRuns({ runs }: { runs: readonly Run[] }) {
   const newest = [...runs].sort((a, b) => b.startedAt - a.startedAt).slice(0, SHOWN);
-  if (newest.length === 0) return null;
   return (
     <section className="recent-runs" aria-labelledby="recent-runs-title">
       <h2 id="recent-runs-title" className="section-title">

@@ -1,16 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { errorText } from "../api";
 import { LastRun, NextRun, ScheduleControls, viewerTimeZone } from "../components/ScheduleControls";
 import { useNow } from "../hooks/useNow";
 import { Link, threadPath } from "../lib/router";
 import { describeWhen } from "../lib/scheduleDraft";
 import { mySchedulesQuery } from "../queries/schedules";
 import { useThreadList } from "../queries/threads";
+import { ListShell } from "./ListShell";
 
 /** All of the user's schedules, soonest first (paused and spent ones last), each with its thread. */
 export default function ScheduledPage() {
-  const { data, error, isPending } = useQuery(mySchedulesQuery);
+  const schedules = useQuery(mySchedulesQuery);
   const { threads } = useThreadList(false);
   const names = useMemo(() => new Map(threads.map((t) => [t.id, t.name])), [threads]);
   const now = useNow(60_000);
@@ -25,52 +25,47 @@ export default function ScheduledPage() {
           settings.
         </p>
       </header>
-      {isPending && <p className="muted">Loading…</p>}
-      {error && (
-        <div className="inline-alert" role="alert">
-          {errorText(error)}
-        </div>
-      )}
-      {data && data.length === 0 && <p className="muted">No schedules yet.</p>}
-      {data && data.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Schedule</th>
-                <th scope="col">Thread</th>
-                <th scope="col">When</th>
-                <th scope="col">Next</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((s) => (
-                <tr key={s.id} data-testid="scheduled-row" data-schedule-id={s.id} data-thread-id={s.threadId} data-enabled={String(s.enabled)}>
-                  <td className="schedule-cell">
-                    <strong title={s.prompt}>{s.name}</strong>
-                    <LastRun schedule={s} />
-                  </td>
-                  <td>
-                    <Link href={threadPath(s.threadId)} data-testid="scheduled-thread-link">
-                      {names.get(s.threadId) ?? "Open thread"}
-                    </Link>
-                  </td>
-                  <td className="small">{describeWhen(s, tz, now)}</td>
-                  <td className="small">
-                    <NextRun schedule={s} />
-                  </td>
-                  <td>
-                    <ScheduleControls schedule={s} />
-                  </td>
+      <ListShell query={schedules} rows={schedules.data} empty={<p className="muted">No schedules yet.</p>}>
+        {(rows) => (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Schedule</th>
+                  <th scope="col">Thread</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Next</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((s) => (
+                  <tr key={s.id} data-testid="scheduled-row" data-schedule-id={s.id} data-thread-id={s.threadId} data-enabled={String(s.enabled)}>
+                    <td className="schedule-cell">
+                      <strong title={s.prompt}>{s.name}</strong>
+                      <LastRun schedule={s} />
+                    </td>
+                    <td>
+                      <Link href={threadPath(s.threadId)} data-testid="scheduled-thread-link">
+                        {names.get(s.threadId) ?? "Open thread"}
+                      </Link>
+                    </td>
+                    <td className="small">{describeWhen(s, tz, now)}</td>
+                    <td className="small">
+                      <NextRun schedule={s} />
+                    </td>
+                    <td>
+                      <ScheduleControls schedule={s} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListShell>
     </div>
   );
 }

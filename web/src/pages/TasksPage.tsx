@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorText } from "../api";
 import { CancelTask, Iterations, TaskStatus } from "../components/TaskStrip";
 import { formatRelative } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
 import { tasksQuery } from "../queries/tasks";
 import { FilterChips } from "./FilterChips";
+import { ListShell } from "./ListShell";
 import type { TaskStatus as Status } from "@protocol";
 
 const POLL_MS = 5000;
@@ -22,8 +22,8 @@ const FILTERS: Array<{ value: Status | ""; label: string }> = [
 
 export default function TasksPage() {
   const [status, setStatus] = useState<Status | "">("");
-  const { data, error, isPending } = useQuery({ ...tasksQuery(status ? { status } : {}, POLL_MS), placeholderData: keepPreviousData });
-  const tasks = [...(data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
+  const tasks = useQuery({ ...tasksQuery(status ? { status } : {}, POLL_MS), placeholderData: keepPreviousData });
+  const newestFirst = tasks.data && [...tasks.data].sort((a, b) => b.updatedAt - a.updatedAt);
 
   return (
     <div className="page">
@@ -32,51 +32,52 @@ export default function TasksPage() {
         <p className="muted">Work delegated to task threads. Each iteration is evaluated until it is accepted or the limit is hit.</p>
       </header>
       <FilterChips label="Filter by status" options={FILTERS} value={status} onChange={setStatus} />
-      {isPending && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
-      {data && tasks.length === 0 && <p className="muted">No tasks.</p>}
-      <div className="table-wrap">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Task</th>
-              <th scope="col">Iterations</th>
-              <th scope="col">Updated</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tasks.map((t) => (
-              <tr key={t.id} data-testid="task-row" data-task-id={t.id} data-status={t.status}>
-                <td>
-                  <TaskStatus task={t} />
-                </td>
-                <td className="task-cell">
-                  <Link href={threadPath(t.threadId)} className="task-prompt" title={t.prompt}>
-                    {t.prompt || t.id}
-                  </Link>
-                  {t.parentThreadId && (
-                    <Link href={threadPath(t.parentThreadId)} className="muted small">
-                      from parent thread
-                    </Link>
-                  )}
-                  {t.result && <div className="muted small task-result">{t.result.slice(0, 200)}</div>}
-                </td>
-                <td>
-                  <Iterations task={t} />
-                </td>
-                <td className="muted small">{formatRelative(t.updatedAt)}</td>
-                <td>
-                  <CancelTask task={t} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListShell query={tasks} rows={newestFirst} empty={<p className="muted">No tasks.</p>}>
+        {(rows) => (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Task</th>
+                  <th scope="col">Iterations</th>
+                  <th scope="col">Updated</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.id} data-testid="task-row" data-task-id={t.id} data-status={t.status}>
+                    <td>
+                      <TaskStatus task={t} />
+                    </td>
+                    <td className="task-cell">
+                      <Link href={threadPath(t.threadId)} className="task-prompt" title={t.prompt}>
+                        {t.prompt || t.id}
+                      </Link>
+                      {t.parentThreadId && (
+                        <Link href={threadPath(t.parentThreadId)} className="muted small">
+                          from parent thread
+                        </Link>
+                      )}
+                      {t.result && <div className="muted small task-result">{t.result.slice(0, 200)}</div>}
+                    </td>
+                    <td>
+                      <Iterations task={t} />
+                    </td>
+                    <td className="muted small">{formatRelative(t.updatedAt)}</td>
+                    <td>
+                      <CancelTask task={t} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListShell>
     </div>
   );
 }

@@ -1,9 +1,10 @@
+import type { UsageTotals } from "@protocol";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { errorText } from "../api";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
 import { usageQuery } from "../queries/usage";
 import { FilterChips } from "./FilterChips";
+import { ListShell } from "./ListShell";
 import { RecentRuns } from "./RecentRuns";
 import { SpendToday } from "./SpendToday";
 import { UsageChart } from "./UsageChart";
@@ -17,13 +18,85 @@ const RANGES = [
 
 type RangeKey = (typeof RANGES)[number]["value"];
 
+interface ModelUsage {
+  runs: number;
+  input: number;
+  output: number;
+  cost: number;
+  duration: number;
+}
+
+/** The period's runs, tokens and cost, added up. */
+function Totals({ totals }: { totals: UsageTotals }) {
+  return (
+    <dl className="stats" data-testid="usage-totals">
+      <div className="stat">
+        <dt>Runs</dt>
+        <dd>{totals.runs.toLocaleString()}</dd>
+      </div>
+      <div className="stat">
+        <dt>Input tokens</dt>
+        <dd>{formatTokens(totals.inputTokens)}</dd>
+      </div>
+      <div className="stat">
+        <dt>Output tokens</dt>
+        <dd>{formatTokens(totals.outputTokens)}</dd>
+      </div>
+      <div className="stat">
+        <dt>Cache read / write</dt>
+        <dd>
+          {formatTokens(totals.cacheReadTokens)} / {formatTokens(totals.cacheWriteTokens)}
+        </dd>
+      </div>
+      <div className="stat">
+        <dt>Cost</dt>
+        <dd>{formatCost(totals.costUsd)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The period's runs added up by model, the most tokens first. */
+function ByModel({ byModel }: { byModel: [string, ModelUsage][] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Usage by model</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Runs</th>
+            <th scope="col">Input</th>
+            <th scope="col">Output</th>
+            <th scope="col">Avg duration</th>
+            <th scope="col">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {byModel.map(([model, m]) => (
+            <tr key={model}>
+              <th scope="row">{model}</th>
+              <td>{m.runs}</td>
+              <td>{formatTokens(m.input)}</td>
+              <td>{formatTokens(m.output)}</td>
+              <td>{formatDuration(m.duration / m.runs)}</td>
+              <td>{formatCost(m.cost)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export default function UsagePage() {
   const [range, setRange] = useState<RangeKey>("7d");
   const ms = RANGES.find((r) => r.value === range)?.ms ?? 0;
-  const { data, error, isPending } = useQuery({ ...usageQuery(ms), placeholderData: keepPreviousData });
+  const usage = useQuery({ ...usageQuery(ms), placeholderData: keepPreviousData });
+  const { data } = usage;
 
   const byModel = useMemo(() => {
-    const map = new Map<string, { runs: number; input: number; output: number; cost: number; duration: number }>();
+    const map = new Map<string, ModelUsage>();
     for (const r of data?.runs ?? []) {
       const m = map.get(r.model) ?? { runs: 0, input: 0, output: 0, cost: 0, duration: 0 };
       m.runs++;
@@ -36,10 +109,19 @@ export default function UsagePage() {
     return [...map.entries()].sort((a, b) => b[1].input + b[1].output - (a[1].input + a[1].output));
   }, [data]);
 
-  const totals = data?.totals;
   const runs = data?.runs ?? [];
   const now = Date.now();
   const from = data?.since ?? (runs.length ? Math.min(...runs.map((r) => r.startedAt)) : now - 86_400_000);
+  // A period without runs still shows its totals, and its chart saying so.
+  const period = data && (
+    <>
+      <Totals totals={data.totals} />
+      <section className="card">
+        <UsageChart runs={runs} from={from} to={now} models={byModel.map(([m]) => m)} />
+        {runs.length === 0 && <p className="muted small">No runs in this period.</p>}
+      </section>
+    </>
+  );
 
   return (
     <div className="page">
@@ -49,70 +131,15 @@ export default function UsagePage() {
       </header>
       {data?.limits && <SpendToday limits={data.limits} />}
       <FilterChips label="Period" options={RANGES} value={range} onChange={setRange} />
-      {isPending && <p className="muted">Loading…</p>}
-      {error && <div className="inline-alert" role="alert">{errorText(error)}</div>}
-      {totals && (
-        <dl className="stats" data-testid="usage-totals">
-          <div className="stat">
-            <dt>Runs</dt>
-            <dd>{totals.runs.toLocaleString()}</dd>
-          </div>
-          <div className="stat">
-            <dt>Input tokens</dt>
-            <dd>{formatTokens(totals.inputTokens)}</dd>
-          </div>
-          <div className="stat">
-            <dt>Output tokens</dt>
-            <dd>{formatTokens(totals.outputTokens)}</dd>
-          </div>
-          <div className="stat">
-            <dt>Cache read / write</dt>
-            <dd>
-              {formatTokens(totals.cacheReadTokens)} / {formatTokens(totals.cacheWriteTokens)}
-            </dd>
-          </div>
-          <div className="stat">
-            <dt>Cost</dt>
-            <dd>{formatCost(totals.costUsd)}</dd>
-          </div>
-        </dl>
-      )}
-      {data && (
-        <section className="card">
-          <UsageChart runs={runs} from={from} to={now} models={byModel.map(([m]) => m)} />
-          {runs.length === 0 && <p className="muted small">No runs in this period.</p>}
-        </section>
-      )}
-      {byModel.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Usage by model</caption>
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col">Runs</th>
-                <th scope="col">Input</th>
-                <th scope="col">Output</th>
-                <th scope="col">Avg duration</th>
-                <th scope="col">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {byModel.map(([model, m]) => (
-                <tr key={model}>
-                  <th scope="row">{model}</th>
-                  <td>{m.runs}</td>
-                  <td>{formatTokens(m.input)}</td>
-                  <td>{formatTokens(m.output)}</td>
-                  <td>{formatDuration(m.duration / m.runs)}</td>
-                  <td>{formatCost(m.cost)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <RecentRuns runs={runs} />
+      <ListShell query={usage} rows={data?.runs} empty={period}>
+        {(rows) => (
+          <>
+            {period}
+            <ByModel byModel={byModel} />
+            <RecentRuns runs={rows} />
+          </>
+        )}
+      </ListShell>
     </div>
   );
 }
