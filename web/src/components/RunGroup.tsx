@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { useThrottled } from "../hooks/useThrottled";
 import { looseApprovals } from "../lib/approvals";
-import type { LiveRun, RunBlock } from "../lib/chatState";
+import type { LiveRun, RunBlock } from "../lib/liveRun";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { answeredAgain } from "../lib/runErrors";
 import { summarizeLive } from "../lib/timeline";

@@ -6,7 +6,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { request } from "../api";
-import { chatReducer, initialChatState, MESSAGE_PAGE as PAGE } from "../lib/chatState";
+import { chatReducer, initialChatState } from "../lib/chatState";
 import { RunNotices } from "../lib/notices";
 import { notify } from "../lib/notifications";
 import { prewarmThread } from "../lib/prewarm";
@@ -16,7 +16,7 @@ import { listMessages } from "../queries/messages";
 import { cacheThreadEvent } from "../queries/threadEvents";
 import { threadQuery } from "../queries/threads";
 import { useSession } from "../session/SessionGate";
-import type { Message } from "@protocol";
+import { MESSAGE_PAGE, type Message } from "@protocol";
 
 /** One open thread's chat. ChatView is keyed by thread, so each thread starts from a fresh state. */
 export function useThreadChat(threadId: string | null) {
@@ -75,7 +75,7 @@ export function useThreadChat(threadId: string | null) {
     dispatch({ type: "olderLoading" });
     try {
       const page = await listMessages(threadId, oldest.id);
-      dispatch({ type: "olderLoaded", messages: page.messages, hasOlder: page.messages.length >= PAGE });
+      dispatch({ type: "olderLoaded", messages: page.messages, hasOlder: page.messages.length >= MESSAGE_PAGE });
     } catch {
       dispatch({ type: "olderLoaded", messages: [], hasOlder: true });
     }

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../api";
 import { frame, message, thread } from "../testing/fixtures";
 import { approvalPhase, describeExpiry, foldApprovals, looseApprovals, touchesApprovals, unplacedApprovals } from "./approvals";
-import { chatReducer, initialChatState, type LiveRun } from "./chatState";
+import { chatReducer, initialChatState } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { TimelineItem } from "./timeline";
 
 const approval = (over: Partial<PendingApproval> = {}): PendingApproval => ({

@@ -5,7 +5,7 @@
 
 import type { EventFrame, PendingApproval } from "@protocol";
 import { ApiError } from "../api";
-import type { LiveRun } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { TimelineItem } from "./timeline";
 
 type Approvals = readonly PendingApproval[] | undefined;

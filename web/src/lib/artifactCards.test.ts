@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { message } from "../testing/fixtures";
 import { withArtifactCards } from "./artifactCards";
 import type { ArtifactDraft } from "./artifactDrafts";
-import type { LiveRun } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { TimelineItem } from "./timeline";
 import { NO_WEB } from "./webActivity";
 

@@ -1,10 +1,10 @@
 // Artifacts the model is writing: an artifacts__create call, or an artifacts__update with `content`,
 // whose input is still streaming (pipeline:stream tool_input) or whose tool has not yet answered. Each
 // is shown as a preview (a card, and the panel's growing source) until artifact:updated brings the
-// artifact it became (chatState's `wrote`), its tool fails, or its run ends.
+// artifact it became (the live run's `wrote`), its tool fails, or its run ends.
 
 import { ARTIFACT_TYPES, type ArtifactInfo, type ArtifactType } from "@protocol";
-import type { LiveRun } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { ToolInput } from "./toolInputs";
 import { partialStrings } from "./partialJson";
 

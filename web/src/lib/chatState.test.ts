@@ -1,7 +1,7 @@
-import type { ServerFrame } from "@protocol";
+import { MESSAGE_PAGE, type ServerFrame } from "@protocol";
 import { describe, expect, it } from "vitest";
 import { frame, message, task } from "../testing/fixtures";
-import { chatReducer, initialChatState, MESSAGE_PAGE, type ChatAction, type ChatState } from "./chatState";
+import { chatReducer, initialChatState, type ChatAction, type ChatState } from "./chatState";
 
 const run = { threadId: "thr_1", runId: "run_1" };
 

@@ -2,51 +2,8 @@
 // to it. Sequence filtering (seq <= last seen) happens before this, in ThreadSync; the reducer still
 // drops chat:messages whose id it already holds.
 
-import { MESSAGE_PAGE, type EventMap, type Message, type ServerFrame, type Usage } from "@protocol";
-import { addInput, changeInput, type ToolInput } from "./toolInputs";
-import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
-
-type PipelineError = EventMap["pipeline:error"];
-type StreamData = EventMap["pipeline:stream"];
-
-export interface RunStep {
-  step: string;
-  detail?: string;
-  at: number;
-}
-
-export type RunBlock =
-  | { kind: "thinking"; key: string; text: string }
-  | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
-  | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
-
-/** A run seen (at least partly) over the socket during this page's life. */
-export interface LiveRun {
-  runId: string;
-  /** The user message this run answers; null when the run was joined mid-way. */
-  messageId: string | null;
-  status: "running" | "complete" | "error";
-  steps: RunStep[];
-  /** Thinking blocks and tool activity, in stream order. */
-  blocks: RunBlock[];
-  /** All text deltas so far, across tool turns. */
-  text: string;
-  /** Web searches and fetches (search cards) and the citations of the text. */
-  web: WebView;
-  /**
-   * Tool calls whose input is streaming or whose tool runs, in stream order: each leaves with its
-   * result, with the artifact it wrote (artifact:updated), or with the run's end.
-   */
-  inputs: ToolInput[];
-  /** The artifact each of this run's tool calls wrote, by tool use id (what a preview became). */
-  wrote: Readonly<Record<string, string>>;
-  model?: string;
-  usage?: Usage;
-  durationMs?: number;
-  commandsHandled?: string[];
-  error?: Omit<PipelineError, "threadId" | "runId">;
-  startedAt: number;
-}
+import { MESSAGE_PAGE, type Message, type ServerFrame } from "@protocol";
+import { applyStream, artifactWritten, newRun, type LiveRun } from "./liveRun";
 
 export interface ChatState {
   load: "idle" | "loading" | "ready" | "error";
@@ -76,8 +33,6 @@ export type ChatAction =
   /** An edit or regeneration of `messageId` was sent: it and what followed leave the branch shown. */
   | { type: "cutAt"; messageId: string };
 
-export { MESSAGE_PAGE };
-
 export const initialChatState = (threadId: string | null): ChatState => ({
   load: threadId ? "loading" : "idle",
   messages: [],
@@ -88,10 +43,6 @@ export const initialChatState = (threadId: string | null): ChatState => ({
   hasOlder: false,
   loadingOlder: false,
 });
-
-function newRun(runId: string, messageId: string | null, at: number): LiveRun {
-  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, inputs: [], wrote: {}, startedAt: at };
-}
 
 /** Returns state with `runId` present (created when unknown, e.g. joined mid-run), then updated. */
 function withRun(state: ChatState, runId: string, at: number, update: (run: LiveRun) => LiveRun): ChatState {
@@ -111,55 +62,6 @@ function addMessages(state: ChatState, incoming: Message[], where: "append" | "p
   for (const m of fresh) ids.add(m.id);
   const messages = where === "append" ? [...state.messages, ...fresh] : [...fresh, ...state.messages];
   return { ...state, messages, ids };
-}
-
-const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
-
-/** The run with `toolUseId`'s streaming input changed by `change` (or gone, when it answers null). */
-const withInput = (run: LiveRun, toolUseId: string, change: (input: ToolInput) => ToolInput | null): LiveRun => ({
-  ...run,
-  inputs: changeInput(run.inputs, toolUseId, change),
-});
-
-/**
- * An artifact was written: by the tool call of `run` that is running, the first whose call came and
- * whose result has not (a response's calls run one after another, in order, once it is whole, and a
- * write is announced before its result). That call's input leaves: the artifact it became replaces
- * its preview.
- */
-function artifactWritten(run: LiveRun, artifactId: string): LiveRun {
-  const done = new Set(run.blocks.flatMap((b) => (b.kind === "tool_result" ? [b.toolUseId] : [])));
-  const call = run.blocks.find((b) => b.kind === "tool_call" && !done.has(b.toolUseId));
-  if (call?.kind !== "tool_call") return run;
-  return withInput({ ...run, wrote: { ...run.wrote, [call.toolUseId]: artifactId } }, call.toolUseId, () => null);
-}
-
-function applyStream(run: LiveRun, data: StreamData, key: string): LiveRun {
-  switch (data.type) {
-    case "text":
-      return { ...run, text: run.text + data.delta };
-    case "tool_input":
-      return { ...run, inputs: addInput(run.inputs, data) };
-    case "thinking": {
-      const last = run.blocks[run.blocks.length - 1];
-      if (last?.kind === "thinking") {
-        const blocks = run.blocks.slice(0, -1);
-        blocks.push({ ...last, text: last.text + data.delta });
-        return { ...run, blocks };
-      }
-      return withBlock(run, { kind: "thinking", key, text: data.delta });
-    }
-    case "tool_call":
-      return withBlock(withInput(run, data.toolUseId, (i) => ({ ...i, complete: true })), { kind: "tool_call", key, toolUseId: data.toolUseId, toolName: data.toolName, input: data.input });
-    case "tool_result":
-      return withBlock(withInput(run, data.toolUseId, () => null), { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError });
-    case "server_tool_call":
-    case "server_tool_result":
-    case "citations":
-      return { ...run, web: applyWebEvent(run.web, data) };
-    default:
-      return run;
-  }
 }
 
 /** Runs that answer none of `ids` go (one in progress stays). */

@@ -1,7 +1,7 @@
 import type { Message } from "@protocol";
 import { describe, expect, it } from "vitest";
 import { message } from "../testing/fixtures";
-import type { LiveRun } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { OutboxItem } from "./outbox";
 import { buildTimeline, summarizeLive, type TimelineItem } from "./timeline";
 import { NO_WEB } from "./webActivity";

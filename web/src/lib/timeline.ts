@@ -11,7 +11,7 @@
 
 import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type ArtifactInfo, type Message, type MessageKind, type Usage } from "@protocol";
 import type { ArtifactDraft } from "./artifactDrafts";
-import type { LiveRun } from "./chatState";
+import type { LiveRun } from "./liveRun";
 import type { OutboxItem } from "./outbox";
 import { answeredAgain } from "./runErrors";
 
