@@ -52,6 +52,33 @@ const ACTIVITY_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "stat
 const RUN_DETAIL_KINDS: ReadonlySet<MessageKind> = new Set(["pipeline_step", "status", "thinking", "tool_call", "tool_result"]);
 
 const runIdOf = (m: Message): string | undefined => m.metadata.runId;
+/** A run's own message: its activity, thinking, tools, or its answer. */
+const partOfRun = (m: Message) => RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant");
+
+/**
+ * The messages in the order shown: a stored run's messages stay together, where its first one is (a
+ * reply to a message sent while an earlier run was going is stored after that later message, but
+ * belongs to its own run). Live runs' messages are left where they are: their run's group shows them.
+ */
+function storedRunsTogether(messages: readonly Message[], live: ReadonlySet<string>): Message[] {
+  const ordered: (Message | Message[])[] = [];
+  const groups = new Map<string, Message[]>();
+  for (const m of messages) {
+    const runId = runIdOf(m);
+    if (!runId || live.has(runId) || !partOfRun(m)) {
+      ordered.push(m);
+      continue;
+    }
+    let group = groups.get(runId);
+    if (!group) {
+      group = [];
+      groups.set(runId, group);
+      ordered.push(group);
+    }
+    group.push(m);
+  }
+  return ordered.flat();
+}
 
 function summarizeStored(runId: string, messages: Message[]): ActivitySummary {
   const summary: ActivitySummary = { runId, status: "running", steps: [], toolCount: 0, searches: 0, fetches: 0 };
@@ -136,26 +163,6 @@ export function buildTimeline(
   const summarized = new Set<string>();
   let lastUserContent: string | null = null;
 
-  // A stored run's messages stay together, where its first one is: a reply to a message sent while
-  // an earlier run was going is stored after that later message, but belongs to its own run.
-  const ordered: (Message | Message[])[] = [];
-  const storedRuns = new Map<string, Message[]>();
-  for (const m of messages) {
-    const runId = runIdOf(m);
-    const ofRun = runId && !live.has(runId) && (RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant"));
-    if (!ofRun) {
-      ordered.push(m);
-      continue;
-    }
-    let group = storedRuns.get(runId);
-    if (!group) {
-      group = [];
-      storedRuns.set(runId, group);
-      ordered.push(group);
-    }
-    group.push(m);
-  }
-
   const pushRun = (run: LiveRun) =>
     items.push({
       type: "run",
@@ -165,9 +172,9 @@ export function buildTimeline(
       retryContent: (run.messageId && byId.get(run.messageId)?.content) || lastUserContent,
     });
 
-  for (const m of ordered.flat()) {
+  for (const m of storedRunsTogether(messages, live)) {
     const runId = runIdOf(m);
-    if (runId && live.has(runId) && (RUN_DETAIL_KINDS.has(m.kind) || (m.kind === "text" && m.role === "assistant"))) {
+    if (runId && live.has(runId) && partOfRun(m)) {
       continue; // shown inside the live run's group
     }
     if (runId && ACTIVITY_KINDS.has(m.kind)) {
