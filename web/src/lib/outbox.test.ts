@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api";
 import { userStorage } from "../session/userStorage";
 import { attachment, memoryStore, message } from "../testing/fixtures";
-import { createOutbox, type OutboxItem } from "./outbox";
+import { createOutbox, retryDelay, type OutboxItem } from "./outbox";
 
 /** A delivery whose answers the test gives, one request at a time. */
 function controlledDelivery() {
@@ -208,5 +208,27 @@ describe("outbox reconcile", () => {
     outbox.enqueue("thr_1", "hello");
     outbox.reconcile(message({ role: "assistant", content: "hello" }));
     expect(outbox.items.get()[0].echoedMessageId).toBeUndefined();
+  });
+});
+
+describe("outbox retry delay", () => {
+  it("waits a 429's Retry-After", () => {
+    expect(retryDelay(new ApiError(429, "rate_limited", "slow down", undefined, 5), 1)).toBe(5_000);
+  });
+
+  it("backs off a network failure or a 5xx, doubling up to 30 s, with jitter", () => {
+    const first = retryDelay(new ApiError(0, "network", "offline"), 1)!;
+    expect(first).toBeGreaterThanOrEqual(500);
+    expect(first).toBeLessThanOrEqual(1_000);
+    const later = retryDelay(new ApiError(503, "unavailable", "down"), 3)!;
+    expect(later).toBeGreaterThanOrEqual(2_000);
+    expect(later).toBeLessThanOrEqual(4_000);
+    expect(retryDelay(new TypeError("Failed to fetch"), 20)).toBeLessThanOrEqual(30_000);
+  });
+
+  it("tries again after a 401 (the session may sign in again), never after another refusal", () => {
+    expect(retryDelay(new ApiError(401, "unauthorized", "who?"), 1)).not.toBeNull();
+    expect(retryDelay(new ApiError(400, "invalid_request", "too long"), 1)).toBeNull();
+    expect(retryDelay(new ApiError(404, "not_found", "gone"), 1)).toBeNull();
   });
 });

@@ -1,12 +1,13 @@
 // Messages the user sent that the server has not yet acknowledged. Kept in the user's storage so
-// that a reload or a closed tab does not lose them; retried with backoff on transient failures.
+// that a reload or a closed tab does not lose them (outboxStorage.ts); retried with backoff on
+// transient failures.
 // Each item keeps its clientMessageId for life, so a retry of a request that did reach the server
 // is answered with the first message and runs nothing again.
 
 import type { Attachment, Message } from "@protocol";
 import { ApiError, errorText } from "../api";
 import type { UserStorage } from "../session/userStorage";
-import { createStore, type ReadableStore } from "./store";
+import { storedOutboxItems } from "./outboxStorage";
 
 export interface OutboxItem {
   clientMessageId: string;
@@ -39,7 +40,6 @@ export interface OutboxOptions {
   deliver: (item: OutboxItem) => Promise<Message>;
 }
 
-const STORAGE_NAME = "outbox";
 const MAX_DELAY_MS = 30_000;
 
 function backoff(attempts: number): number {
@@ -47,45 +47,54 @@ function backoff(attempts: number): number {
   return base / 2 + Math.random() * (base / 2);
 }
 
+/**
+ * How long to wait before sending an item again after `err` ended its `attempts`-th try; null when
+ * trying again cannot help (the server refused the message): the user decides.
+ */
+export function retryDelay(err: unknown, attempts: number): number | null {
+  if (err instanceof ApiError && !err.transient && err.status !== 401) return null;
+  return err instanceof ApiError && err.retryAfter ? err.retryAfter * 1000 : backoff(attempts);
+}
+
 function newId(): string {
   if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
   return `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2)}`;
 }
 
-export function createOutbox({ storage, deliver }: OutboxOptions) {
-  /** Items this outbox removed: not written back when merging with other tabs' items. */
-  const removed = new Set<string>();
+function newItem(threadId: string, content: string, extra: Pick<OutboxItem, "attachments" | "branch">): OutboxItem {
+  return {
+    clientMessageId: newId(),
+    threadId,
+    content,
+    ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
+    ...(extra.branch ? { branch: extra.branch } : {}),
+    createdAt: Date.now(),
+    state: "sending",
+    attempts: 0,
+  };
+}
+
+/**
+ * The item that a user message posted without a clientMessageId (by another client) looks like: the
+ * oldest pending post of its thread with the same content not yet hidden by another message (never an
+ * edit or a regeneration: those always carry their id, and a regeneration has the content of a message
+ * already stored). None when the message already hides one.
+ */
+function lookAlike(items: readonly OutboxItem[], message: Message): OutboxItem | undefined {
+  if (items.some((i) => i.echoedMessageId === message.id)) return undefined;
+  return items.find(
+    (i) => i.threadId === message.threadId && i.content === message.content && i.state !== "failed" && !i.echoedMessageId && !i.branch,
+  );
+}
+
+/**
+ * Sends the stored items, one request at a time for each, and sends one again later when a retry
+ * may help. An item leaves once the server acknowledges it.
+ */
+function retryingSender(stored: ReturnType<typeof storedOutboxItems>, deliver: OutboxOptions["deliver"], stopped: () => boolean) {
   const confirmedListeners = new Set<(message: Message) => void>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const inFlight = new Set<string>();
-  /** Until start() and after stop(): nothing is sent, scheduled or written to the user's storage. */
-  let stopped = true;
-
-  function readStorage(): OutboxItem[] {
-    try {
-      const parsed: unknown = JSON.parse(storage.get(STORAGE_NAME) ?? "[]");
-      return Array.isArray(parsed) ? (parsed as OutboxItem[]).filter((i) => i && typeof i.clientMessageId === "string") : [];
-    } catch {
-      return [];
-    }
-  }
-
-  const items = createStore<readonly OutboxItem[]>(readStorage());
-
-  function commit(next: readonly OutboxItem[]): void {
-    if (stopped) return;
-    // Merge with items another tab may have written, so that tabs do not erase each other's outbox.
-    const mine = new Set(next.map((i) => i.clientMessageId));
-    const others = readStorage().filter((i) => !mine.has(i.clientMessageId) && !removed.has(i.clientMessageId));
-    storage.set(STORAGE_NAME, JSON.stringify([...next, ...others]));
-    items.set(next);
-  }
-
-  const find = (id: string) => items.get().find((i) => i.clientMessageId === id);
-
-  function update(id: string, patch: Partial<OutboxItem>): void {
-    if (find(id)) commit(items.get().map((i) => (i.clientMessageId === id ? { ...i, ...patch } : i)));
-  }
 
   function clearTimer(id: string): void {
     const timer = timers.get(id);
@@ -95,31 +104,29 @@ export function createOutbox({ storage, deliver }: OutboxOptions) {
 
   function remove(id: string): void {
     clearTimer(id);
-    removed.add(id);
-    if (find(id)) commit(items.get().filter((i) => i.clientMessageId !== id));
+    stored.remove(id);
   }
 
   async function attempt(id: string): Promise<void> {
-    const item = find(id);
-    if (!item || inFlight.has(id) || stopped) return;
+    const item = stored.find(id);
+    if (!item || inFlight.has(id) || stopped()) return;
     clearTimer(id);
     inFlight.add(id);
-    update(id, { state: "sending", attempts: item.attempts + 1, nextAttemptAt: undefined });
+    stored.update(id, { state: "sending", attempts: item.attempts + 1, nextAttemptAt: undefined });
     try {
       const message = await deliver(item);
       // Hand the stored message over first, so that it replaces the pending one in the same render.
       confirmedListeners.forEach((l) => l(message));
       remove(id);
     } catch (err) {
-      const current = find(id);
-      if (!current || stopped) return; // confirmed meanwhile by the socket, discarded, or stopped
-      const retryable = !(err instanceof ApiError) || err.transient || err.status === 401;
-      if (retryable) {
-        const delay = err instanceof ApiError && err.retryAfter ? err.retryAfter * 1000 : backoff(current.attempts);
-        update(id, { state: "waiting", error: errorText(err), nextAttemptAt: Date.now() + delay });
-        timers.set(id, setTimeout(() => void attempt(id), delay));
+      const current = stored.find(id);
+      if (!current || stopped()) return; // confirmed meanwhile by the socket, discarded, or stopped
+      const delay = retryDelay(err, current.attempts);
+      if (delay === null) {
+        stored.update(id, { state: "failed", error: errorText(err) });
       } else {
-        update(id, { state: "failed", error: errorText(err) });
+        stored.update(id, { state: "waiting", error: errorText(err), nextAttemptAt: Date.now() + delay });
+        timers.set(id, setTimeout(() => void attempt(id), delay));
       }
     } finally {
       inFlight.delete(id);
@@ -127,36 +134,44 @@ export function createOutbox({ storage, deliver }: OutboxOptions) {
   }
 
   return {
-    /** What waits to be acknowledged, oldest first. */
-    items: items as ReadableStore<readonly OutboxItem[]>,
-    /** Called with the stored message when the server acknowledges an item. */
+    attempt,
+    remove,
+    /** No retry is waiting any more. */
+    cancelRetries(): void {
+      for (const id of [...timers.keys()]) clearTimer(id);
+    },
     onConfirmed(listener: (message: Message) => void): () => void {
       confirmedListeners.add(listener);
       return () => confirmedListeners.delete(listener);
     },
+  };
+}
+
+export function createOutbox({ storage, deliver }: OutboxOptions) {
+  /** Until start() and after stop(): nothing is sent, scheduled or written to the user's storage. */
+  let stopped = true;
+  const stored = storedOutboxItems(storage, () => !stopped);
+  const sender = retryingSender(stored, deliver, () => stopped);
+
+  return {
+    /** What waits to be acknowledged, oldest first. */
+    items: stored.items,
+    /** Called with the stored message when the server acknowledges an item. */
+    onConfirmed: sender.onConfirmed,
 
     enqueue(threadId: string, content: string, extra: Pick<OutboxItem, "attachments" | "branch"> = {}): OutboxItem {
-      const item: OutboxItem = {
-        clientMessageId: newId(),
-        threadId,
-        content,
-        ...(extra.attachments?.length ? { attachments: extra.attachments } : {}),
-        ...(extra.branch ? { branch: extra.branch } : {}),
-        createdAt: Date.now(),
-        state: "sending",
-        attempts: 0,
-      };
-      commit([...items.get(), item]);
-      void attempt(item.clientMessageId);
+      const item = newItem(threadId, content, extra);
+      stored.add(item);
+      void sender.attempt(item.clientMessageId);
       return item;
     },
 
     retry(id: string): void {
-      void attempt(id);
+      void sender.attempt(id);
     },
 
     discard(id: string): void {
-      remove(id);
+      sender.remove(id);
     },
 
     /**
@@ -165,7 +180,7 @@ export function createOutbox({ storage, deliver }: OutboxOptions) {
      */
     start(): void {
       stopped = false;
-      for (const i of items.get()) if (i.state !== "failed") void attempt(i.clientMessageId);
+      for (const i of stored.items.get()) if (i.state !== "failed") void sender.attempt(i.clientMessageId);
     },
 
     /**
@@ -175,33 +190,28 @@ export function createOutbox({ storage, deliver }: OutboxOptions) {
      */
     stop(): void {
       stopped = true;
-      for (const id of [...timers.keys()]) clearTimer(id);
+      sender.cancelRetries();
     },
 
     /**
      * A user message arrived over the socket. The message carries the clientMessageId it was posted
      * with: ours means the pending item is done; another one means it is someone else's. A message
-     * posted without one (another client) hides the oldest pending post of that thread with the same
-     * content, which still waits for its own acknowledgement (not an edit or a regeneration: those
-     * always carry their id, and a regeneration has the content of a message already stored).
+     * posted without one hides its look-alike, which still waits for its own acknowledgement.
      */
     reconcile(message: Message): void {
       if (message.role !== "user") return;
       const cid = message.clientMessageId;
       if (cid) {
-        if (find(cid)) remove(cid);
+        if (stored.find(cid)) sender.remove(cid);
         return;
       }
-      if (items.get().some((i) => i.echoedMessageId === message.id)) return;
-      const match = items.get().find(
-        (i) => i.threadId === message.threadId && i.content === message.content && i.state !== "failed" && !i.echoedMessageId && !i.branch,
-      );
-      if (match) update(match.clientMessageId, { echoedMessageId: message.id });
+      const match = lookAlike(stored.items.get(), message);
+      if (match) stored.update(match.clientMessageId, { echoedMessageId: message.id });
     },
 
     /** Drop a deleted thread's items. */
     forgetThread(threadId: string): void {
-      for (const i of items.get()) if (i.threadId === threadId) remove(i.clientMessageId);
+      for (const i of stored.items.get()) if (i.threadId === threadId) sender.remove(i.clientMessageId);
     },
   };
 }
