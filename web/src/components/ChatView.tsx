@@ -1,28 +1,19 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiError, errorText } from "../api";
-import { useArtifactPanel } from "../hooks/useArtifactPanel";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useBranchActions } from "../hooks/useBranchActions";
-import { clearDraft, useDraft } from "../hooks/useDraft";
+import { useDraftMessage } from "../hooks/useDraftMessage";
 import { useFileDrop } from "../hooks/useFileDrop";
 import { useJumpToMessage } from "../hooks/useJumpToMessage";
-import { usePendingMessages } from "../hooks/usePendingMessages";
+import { useMessageActions } from "../hooks/useMessageActions";
+import { useOpenThread } from "../hooks/useOpenThread";
 import { useThreadChat } from "../hooks/useThreadChat";
-import { useThreadTimeZone } from "../hooks/useThreadTimeZone";
-import { useUploads } from "../hooks/useUploads";
-import { withArtifactCards } from "../lib/artifactCards";
-import { artifactDrafts, writtenBy } from "../lib/artifactDrafts";
-import { lastUserMessage } from "../lib/branches";
-import { Link, navigate, threadPath } from "../lib/router";
-import { buildTimeline } from "../lib/timeline";
-import { useThreadArtifacts } from "../queries/artifacts";
-import { useSendMessage } from "../queries/messages";
-import { useCreateThread, usePatchThread } from "../queries/threadMutations";
-import { useThread } from "../queries/threads";
+import { useThreadTimeline } from "../hooks/useThreadTimeline";
 import { useSession } from "../session/SessionGate";
-import { approvalsState, ApprovalsContext } from "./approvalsState";
+import { ApprovalsContext } from "./approvalsState";
 import { ArtifactPanelContext } from "./artifactPanelState";
-import { ChatActionsContext, type ChatActions } from "./chatActions";
+import { ChatActionsContext } from "./chatActions";
+import { ChatAnnouncements } from "./ChatAnnouncements";
 import { ChatHeader } from "./ChatHeader";
+import { MessagesLoad, NoMessages, ThreadNotFound } from "./ChatViewStates";
 import { Composer, type ComposerHandle } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TaskStrip } from "./TaskStrip";
@@ -30,179 +21,32 @@ import { TaskStrip } from "./TaskStrip";
 // Loaded when an artifact is first opened.
 const ArtifactPanel = lazy(() => import("./ArtifactPanel").then((m) => ({ default: m.ArtifactPanel })));
 
-/** Announces the reply's progress to screen readers (the streamed text itself is not read out). */
-function useRunAnnouncement(running: boolean, lastStatus: string | undefined): string {
-  const [text, setText] = useState("");
-  const was = useRef(running);
-  useEffect(() => {
-    if (running && !was.current) setText("Assistant is replying…");
-    if (!running && was.current) setText(lastStatus === "error" ? "The reply failed." : "Reply complete.");
-    was.current = running;
-  }, [running, lastStatus]);
-  return text;
-}
-
-/** Tells screen readers when a tool call starts waiting for the user (its card is far down the log). */
-function useApprovalAnnouncement(waiting: number): string {
-  const [text, setText] = useState("");
-  const was = useRef(waiting);
-  useEffect(() => {
-    if (waiting > was.current) setText(waiting === 1 ? "A tool call is waiting for your approval." : `${waiting} tool calls are waiting for your approval.`);
-    if (waiting === 0) setText("");
-    was.current = waiting;
-  }, [waiting]);
-  return text;
-}
-
+/** One thread's conversation and composer; `threadId` null: a new conversation. Keyed by thread. */
 export function ChatView({ threadId }: { threadId: string | null }) {
-  const threadQuery = useThread(threadId);
-  const thread = threadQuery.data;
-  const missing = threadQuery.error instanceof ApiError && threadQuery.error.status === 404;
-  // The thread's own answer (the list's stand-in has no timezone).
-  useThreadTimeZone(threadQuery.isPlaceholderData ? undefined : thread);
-  const { mutateAsync: createThread } = useCreateThread();
-  const patchThread = usePatchThread();
-  const { state, connection, stop, loadOlder, retryLoad, showBranch, reloadBranch, cutAt } = useThreadChat(threadId);
-  const { outbox, storage } = useSession();
-  const pending = usePendingMessages(threadId);
-  const [draft, setDraft] = useDraft(threadId);
   const [notice, setNotice] = useState<string | null>(null);
-  const [editingId, setEditingId] = useState<string | null>(null);
+  const { thread, missing, approvals, changeModel } = useOpenThread(threadId, setNotice);
+  const chat = useThreadChat(threadId);
+  const { state } = chat;
+  const { outbox } = useSession();
   const composer = useRef<ComposerHandle>(null);
-  const branches = useBranchActions(threadId, state.messages, { cutAt, showBranch, reloadBranch });
-
-  // A new conversation's files need a thread to go to: the first file creates it (unnamed, so that
-  // the server names it from the first exchange), and the first message goes there too; a message
-  // sent first creates it with its `name`.
-  const draftThread = useRef<Promise<string> | null>(null);
-  const threadFor = useCallback(
-    async (name?: string) => {
-      if (threadId) return threadId;
-      draftThread.current ??= createThread(name ? { name } : {}).then((t) => t.id);
-      return draftThread.current.catch((err) => {
-        draftThread.current = null;
-        throw err;
-      });
-    },
-    [threadId, createThread],
-  );
-  const files = useUploads(threadFor);
-  const { mutateAsync: sendMessage, isPending: sending } = useSendMessage(threadFor);
-  const drop = useFileDrop(files.add);
+  const branches = useBranchActions(threadId, state.messages, chat);
+  const message = useDraftMessage(threadId, setNotice);
+  const drop = useFileDrop(message.files.add);
 
   useEffect(() => {
     composer.current?.focus();
   }, [threadId]);
 
-  const artifacts = useThreadArtifacts(threadId);
-  // Artifacts being written (their tool call's input streaming): cards and a panel that grow.
-  const drafts = useMemo(() => artifactDrafts(state.runs, state.runOrder, artifacts), [state.runs, state.runOrder, artifacts]);
-  const artifactPanel = useArtifactPanel(drafts, (toolUseId) => writtenBy(state.runs, toolUseId));
-  const items = useMemo(
-    () => withArtifactCards(buildTimeline(state.messages, state.runs, state.runOrder, pending), artifacts, drafts),
-    [state.messages, state.runs, state.runOrder, pending, artifacts, drafts],
-  );
-
-  // The thread's calls waiting for the user: read with the thread, kept current by its socket's events (queries/approvals.ts).
-  const pendingApprovals = thread?.pendingApprovals;
-  const approvals = useMemo(() => (threadId ? approvalsState(threadId, pendingApprovals) : null), [threadId, pendingApprovals]);
-  const approvalAnnouncement = useApprovalAnnouncement(approvals?.pending.size ?? 0);
-
+  const { items, artifactPanel } = useThreadTimeline(threadId, state);
   const running = state.running !== null;
   const lastRun = state.runOrder.length ? state.runs[state.runOrder[state.runOrder.length - 1]] : undefined;
-  const announcement = useRunAnnouncement(running, lastRun?.status);
-  const highlight = useJumpToMessage(threadId, state, { loadOlder, switchTo: branches.switchTo, switching: branches.switching }, setNotice);
-
-  const send = useCallback(
-    async (content: string) => {
-      // A new conversation's first message goes once, even when Enter is pressed again while its
-      // thread is being made.
-      if (!threadId && sending) return;
-      setNotice(null);
-      try {
-        const id = await sendMessage({ content, attachments: files.summary.attachments });
-        files.clear();
-        if (threadId) {
-          setDraft("");
-        } else {
-          clearDraft(storage, null);
-          navigate(threadPath(id));
-        }
-      } catch (err) {
-        setNotice(`Could not create a thread: ${errorText(err)}`);
-      }
-    },
-    [threadId, sending, sendMessage, setDraft, storage, files],
-  );
-
+  const highlight = useJumpToMessage(threadId, state, { loadOlder: chat.loadOlder, switchTo: branches.switchTo, switching: branches.switching }, setNotice);
   const retry = useCallback((content: string) => threadId && outbox.enqueue(threadId, content), [threadId, outbox]);
+  const { actions, editLast } = useMessageActions(threadId, running || branches.switching, state.messages, branches);
 
-  const changeModel = async (model: string) => {
-    if (!threadId) return;
-    try {
-      await patchThread.mutateAsync({ id: threadId, model });
-    } catch (err) {
-      setNotice(`Could not change the model: ${errorText(err)}`);
-    }
-  };
+  if (missing) return <ThreadNotFound />;
 
-  const busy = running || branches.switching;
-  const actions = useMemo<ChatActions | null>(
-    () =>
-      threadId
-        ? {
-            threadId,
-            busy,
-            editingId,
-            setEditingId,
-            edit: branches.edit,
-            regenerate: branches.regenerate,
-            switchTo: (id) => {
-              setEditingId(null);
-              void branches.switchTo(id);
-            },
-            discard: branches.discard,
-          }
-        : null,
-    [threadId, busy, editingId, branches],
-  );
-
-  // The Up arrow in an empty composer edits the last message (as in other chat apps).
-  const editLast = useCallback(() => {
-    const last = lastUserMessage(state.messages);
-    if (!threadId || busy || !last) return false;
-    setEditingId(last.id);
-    return true;
-  }, [threadId, busy, state.messages]);
-
-  if (missing) {
-    return (
-      <div className="chat-view">
-        <div className="empty-state">
-          <h1>Thread not found</h1>
-          <p className="muted">It may have been deleted, or it belongs to someone else.</p>
-          <Link href="/" className="button">Back to chat</Link>
-        </div>
-      </div>
-    );
-  }
-
-  const empty = threadId ? (
-    state.load === "ready" ? (
-      <div className="empty-state small-empty">
-        <p className="muted">No messages yet. Say hello.</p>
-      </div>
-    ) : null
-  ) : (
-    <div className="empty-state">
-      <h1>What shall we work on?</h1>
-      <p className="muted">
-        Each message runs through the orchestrator's pipeline: <code>onMessage</code> → <code>onBeforeInvoke</code> →{" "}
-        <code>invoking</code> → <code>onAfterInvoke</code> → commands. You can watch every step live.
-      </p>
-    </div>
-  );
-
+  const empty = !threadId || state.load === "ready" ? <NoMessages newConversation={!threadId} /> : null;
   const alert = notice ?? branches.error;
 
   return (
@@ -211,21 +55,8 @@ export function ChatView({ threadId }: { threadId: string | null }) {
       data-testid="chat-view"
       {...drop.handlers}
     >
-      <ChatHeader threadId={threadId} thread={thread} connection={connection} onChangeModel={changeModel} />
-
-      {state.load === "loading" && (
-        <div className="loading-line" role="status">
-          Loading messages…
-        </div>
-      )}
-      {state.load === "error" && (
-        <div className="inline-alert" role="alert">
-          Could not load the messages: {state.loadError}{" "}
-          <button type="button" className="link-button" onClick={retryLoad}>
-            Try again
-          </button>
-        </div>
-      )}
+      <ChatHeader threadId={threadId} thread={thread} connection={chat.connection} onChangeModel={changeModel} />
+      <MessagesLoad state={state} onRetry={chat.retryLoad} />
 
       <ChatActionsContext.Provider value={actions}>
         <ArtifactPanelContext.Provider value={artifactPanel}>
@@ -234,7 +65,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
               items={items}
               hasOlder={state.hasOlder}
               loadingOlder={state.loadingOlder}
-              onLoadOlder={loadOlder}
+              onLoadOlder={chat.loadOlder}
               onRetry={retry}
               empty={empty}
               highlight={highlight}
@@ -243,12 +74,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         </ArtifactPanelContext.Provider>
       </ChatActionsContext.Provider>
 
-      <div className="visually-hidden" aria-live="polite" role="status">
-        {announcement}
-      </div>
-      <div className="visually-hidden" aria-live="polite" role="status" data-testid="approval-announcement">
-        {approvalAnnouncement}
-      </div>
+      <ChatAnnouncements running={running} lastStatus={lastRun?.status} waiting={approvals?.pending.size ?? 0} />
 
       <footer className="chat-footer">
         {threadId && <TaskStrip threadId={threadId} />}
@@ -259,15 +85,15 @@ export function ChatView({ threadId }: { threadId: string | null }) {
         )}
         <Composer
           ref={composer}
-          value={draft}
-          onChange={setDraft}
-          onSend={send}
+          value={message.draft}
+          onChange={message.setDraft}
+          onSend={message.send}
           running={running}
-          onStop={stop}
-          uploads={files.uploads}
-          uploadsSummary={files.summary}
-          onFiles={files.add}
-          onRemoveUpload={files.remove}
+          onStop={chat.stop}
+          uploads={message.files.uploads}
+          uploadsSummary={message.files.summary}
+          onFiles={message.files.add}
+          onRemoveUpload={message.files.remove}
           onEditLast={editLast}
         />
       </footer>
