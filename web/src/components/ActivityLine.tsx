@@ -8,6 +8,50 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** The steps every run goes through, in order (a compaction step shows as a mark of its own). */
 const HOOKS: readonly PipelineStep[] = ["onMessage", "onBeforeInvoke", "invoking", "onAfterInvoke"];
 
+/** How the run went, or what it is doing. */
+function outcomeOf(activity: ActivitySummary, streaming: boolean): string {
+  if (activity.status === "complete") return `done${activity.durationMs !== undefined ? " in " + formatDuration(activity.durationMs) : ""}`;
+  if (activity.restarted) return "restarted: answered again";
+  if (activity.status === "error") return activity.errorCode === "aborted" ? "stopped" : `failed: ${activity.errorCode ?? "error"}`;
+  return streaming ? "streaming" : "working";
+}
+
+/** The line expanded: each step with its detail, the prompt cache's use, the commands handled. */
+function ActivityDetails({
+  activity,
+  cacheRead,
+  cacheWrite,
+  commands,
+}: {
+  activity: ActivitySummary;
+  cacheRead: number;
+  cacheWrite: number;
+  commands?: string[];
+}) {
+  return (
+    <ol className="activity-details">
+      {activity.steps.length === 0 && <li className="muted">No steps recorded yet.</li>}
+      {activity.steps.map((s, i) => (
+        <li key={i}>
+          <code>{s.step}</code>
+          {s.step === "compacted" && <span className="muted"> older messages summarized to fit the context window</span>}
+          {s.detail && <span className="muted"> {s.detail}</span>}
+        </li>
+      ))}
+      {(cacheRead > 0 || cacheWrite > 0) && (
+        <li>
+          <code>cache</code> <span className="muted">{cacheRead.toLocaleString()} tokens read, {cacheWrite.toLocaleString()} written</span>
+        </li>
+      )}
+      {commands && commands.length > 0 && (
+        <li>
+          <code>onCommand</code> <span className="muted">handled {commands.join(", ")}</span>
+        </li>
+      )}
+    </ol>
+  );
+}
+
 /**
  * The orchestrator's pipeline for one run, in one compact line: each hook as it happens, streaming
  * progress, tools, and the outcome. Expands to the steps' details.
@@ -30,12 +74,6 @@ export const ActivityLine = memo(function ActivityLine({
   // The server summarized older turns to fit the model's window: worth knowing, as the model now
   // sees a summary of them and not their words.
   const compacted = seen.has("compacted");
-
-  let outcome: string;
-  if (activity.status === "complete") outcome = `done${activity.durationMs !== undefined ? " in " + formatDuration(activity.durationMs) : ""}`;
-  else if (activity.restarted) outcome = "restarted: answered again";
-  else if (activity.status === "error") outcome = activity.errorCode === "aborted" ? "stopped" : `failed: ${activity.errorCode ?? "error"}`;
-  else outcome = streaming ? "streaming" : "working";
 
   return (
     <div
@@ -98,30 +136,9 @@ export const ActivityLine = memo(function ActivityLine({
             cache {[cacheRead ? `${formatTokens(cacheRead)} read` : "", cacheWrite ? `${formatTokens(cacheWrite)} write` : ""].filter(Boolean).join(" · ")}
           </span>
         )}
-        <span className="activity-outcome">{outcome}</span>
+        <span className="activity-outcome">{outcomeOf(activity, streaming)}</span>
       </button>
-      {open && (
-        <ol className="activity-details">
-          {activity.steps.length === 0 && <li className="muted">No steps recorded yet.</li>}
-          {activity.steps.map((s, i) => (
-            <li key={i}>
-              <code>{s.step}</code>
-              {s.step === "compacted" && <span className="muted"> older messages summarized to fit the context window</span>}
-              {s.detail && <span className="muted"> {s.detail}</span>}
-            </li>
-          ))}
-          {(cacheRead > 0 || cacheWrite > 0) && (
-            <li>
-              <code>cache</code> <span className="muted">{cacheRead.toLocaleString()} tokens read, {cacheWrite.toLocaleString()} written</span>
-            </li>
-          )}
-          {commands && commands.length > 0 && (
-            <li>
-              <code>onCommand</code> <span className="muted">handled {commands.join(", ")}</span>
-            </li>
-          )}
-        </ol>
-      )}
+      {open && <ActivityDetails activity={activity} cacheRead={cacheRead} cacheWrite={cacheWrite} commands={commands} />}
     </div>
   );
 });
