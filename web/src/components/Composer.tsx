@@ -15,6 +15,66 @@ function waitingFor(summary: UploadsSummary): string | null {
   return null;
 }
 
+/** The paper clip, and the file picker it opens. */
+function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled?: boolean }) {
+  const picker = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        hidden
+        accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt"}
+        data-testid="file-input"
+        onChange={(e) => {
+          onFiles(Array.from(e.target.files ?? []));
+          e.target.value = "";
+        }}
+      />
+      <button
+        type="button"
+        className="icon-button attach-button"
+        data-testid="attach"
+        aria-label="Attach files"
+        title="Attach images, PDFs or text files"
+        disabled={disabled}
+        onClick={() => picker.current?.click()}
+      >
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+          <path
+            d="M21 11.5l-8.6 8.6a5.5 5.5 0 01-7.8-7.8l8.6-8.6a3.7 3.7 0 015.2 5.2l-8.6 8.6a1.8 1.8 0 01-2.6-2.6l7.9-7.9"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+    </>
+  );
+}
+
+/** Under the box: the text's length when it is too long, what files hold the message back, or the keys. */
+function ComposerHint({ length, tooLong, waiting }: { length: number; tooLong: boolean; waiting: string | null }) {
+  return (
+    <span id="composer-hint" className="muted small composer-hint" aria-live="polite">
+      {tooLong ? (
+        <span className="error-text">
+          {length.toLocaleString()} / {MAX_CONTENT_CHARS.toLocaleString()} characters
+        </span>
+      ) : waiting ? (
+        <span data-testid="composer-waiting">{waiting}</span>
+      ) : (
+        <span className="composer-keys">
+          <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+        </span>
+      )}
+    </span>
+  );
+}
+
 /**
  * The message box: Enter sends, Shift+Enter breaks the line; grows with its text. Files come by the
  * attach button or by pasting images; the Up arrow in an empty box edits the last message.
@@ -39,7 +99,6 @@ export const Composer = forwardRef<
 >(function Composer(props, ref) {
   const { value, onChange, onSend, running, onStop, uploads, uploadsSummary, onFiles, onRemoveUpload, onEditLast, disabled, placeholder } = props;
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
 
   useAutosize(textarea, value, 320);
@@ -97,51 +156,8 @@ export const Composer = forwardRef<
         aria-invalid={tooLong || undefined}
       />
       <div className="composer-actions">
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt"}
-          data-testid="file-input"
-          onChange={(e) => {
-            onFiles(Array.from(e.target.files ?? []));
-            e.target.value = "";
-          }}
-        />
-        <button
-          type="button"
-          className="icon-button attach-button"
-          data-testid="attach"
-          aria-label="Attach files"
-          title="Attach images, PDFs or text files"
-          disabled={disabled}
-          onClick={() => picker.current?.click()}
-        >
-          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-            <path
-              d="M21 11.5l-8.6 8.6a5.5 5.5 0 01-7.8-7.8l8.6-8.6a3.7 3.7 0 015.2 5.2l-8.6 8.6a1.8 1.8 0 01-2.6-2.6l7.9-7.9"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-        </button>
-        <span id="composer-hint" className="muted small composer-hint" aria-live="polite">
-          {tooLong ? (
-            <span className="error-text">
-              {value.length.toLocaleString()} / {MAX_CONTENT_CHARS.toLocaleString()} characters
-            </span>
-          ) : waiting ? (
-            <span data-testid="composer-waiting">{waiting}</span>
-          ) : (
-            <span className="composer-keys">
-              <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
-            </span>
-          )}
-        </span>
+        <AttachButton onFiles={onFiles} disabled={disabled} />
+        <ComposerHint length={value.length} tooLong={tooLong} waiting={waiting} />
         {running && (
           <button type="button" className="button danger" data-testid="stop" onClick={onStop} aria-label="Stop the reply">
             <span aria-hidden="true">■</span> Stop
