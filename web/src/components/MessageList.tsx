@@ -1,5 +1,6 @@
 import type { ToolOutcome } from "@protocol";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
+import { useConversationScroll } from "../hooks/useConversationScroll";
 import type { Highlight } from "../hooks/useJumpToMessage";
 import { unplacedApprovals } from "../lib/approvals";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
@@ -14,12 +15,28 @@ import { PendingMessage } from "./PendingMessage";
 import { PipelineError } from "./PipelineError";
 import { RunGroup } from "./RunGroup";
 
-const NEAR_BOTTOM_PX = 96;
-const HIGHLIGHT_MS = 2_500;
+/**
+ * Stored tool calls' names and results, by tool use id: a stored result names its tool through the
+ * call it answers (as a live one does), and a memory call's line shows its result, which then is not
+ * shown on its own.
+ */
+function storedTools(items: readonly TimelineItem[]) {
+  const names = new Map<string, string>();
+  const results = new Map<string, ToolOutcome>();
+  for (const item of items) {
+    if (item.type !== "message") continue;
+    const { toolUseId, toolName, isError } = item.message.metadata;
+    if (typeof toolUseId !== "string") continue;
+    if (item.message.kind === "tool_call" && typeof toolName === "string") names.set(toolUseId, toolName);
+    if (item.message.kind === "tool_result") results.set(toolUseId, { content: item.message.content, isError: !!isError });
+  }
+  return { names, results };
+}
 
 /**
  * The conversation. Follows the newest content while the reader is at the bottom, stays put when
- * they scrolled up (with a "Jump to latest" button), and keeps its place when older pages load.
+ * they scrolled up (with a "Jump to latest" button), and keeps its place when older pages load
+ * (useConversationScroll).
  */
 export function MessageList({
   items,
@@ -39,84 +56,14 @@ export function MessageList({
   /** A message to bring into view and mark for a moment (a search result jumped to). */
   highlight?: Highlight | null;
 }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  const [showJump, setShowJump] = useState(false);
-  const firstKey = useRef<string | undefined>(undefined);
-  const heightBefore = useRef(0);
+  const { scroller, onScroll, loadOlder, showJump, jumpToLatest } = useConversationScroll(items, highlight, onLoadOlder);
 
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
-    pinned.current = atBottom;
-    setShowJump(!atBottom);
-  }, []);
-
-  const loadOlder = () => {
-    heightBefore.current = scroller.current?.scrollHeight ?? 0;
-    onLoadOlder();
-  };
-
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const newFirst = items[0]?.key;
-    const prepended = firstKey.current !== undefined && newFirst !== firstKey.current && heightBefore.current > 0;
-    firstKey.current = newFirst;
-    if (prepended) {
-      el.scrollTop += el.scrollHeight - heightBefore.current;
-      heightBefore.current = 0;
-    } else if (pinned.current) {
-      el.scrollTop = el.scrollHeight;
-    }
-  }, [items]);
-
-  // The message is scrolled to the middle and marked; the list stops following the newest content,
-  // and the focus moves to it so that a screen reader reads it.
-  useEffect(() => {
-    if (!highlight) return;
-    const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(highlight.messageId)}"]`);
-    if (!el) return;
-    pinned.current = false;
-    el.scrollIntoView({ block: "center" });
-    el.setAttribute("data-highlight", "");
-    el.tabIndex = -1;
-    el.focus({ preventScroll: true });
-    const timer = setTimeout(() => el.removeAttribute("data-highlight"), HIGHLIGHT_MS);
-    return () => {
-      clearTimeout(timer);
-      el.removeAttribute("data-highlight");
-    };
-  }, [highlight]);
-
-  // Stored tool results name their tool through the call they answer (as live ones do); a memory
-  // call's line shows its result, which then is not shown on its own.
-  const tools = useMemo(() => {
-    const names = new Map<string, string>();
-    const results = new Map<string, ToolOutcome>();
-    for (const item of items) {
-      if (item.type !== "message") continue;
-      const { toolUseId, toolName, isError } = item.message.metadata;
-      if (typeof toolUseId !== "string") continue;
-      if (item.message.kind === "tool_call" && typeof toolName === "string") names.set(toolUseId, toolName);
-      if (item.message.kind === "tool_result") results.set(toolUseId, { content: item.message.content, isError: !!isError });
-    }
-    return { names, results };
-  }, [items]);
+  const tools = useMemo(() => storedTools(items), [items]);
 
   // Calls waiting for the user that neither a run shown live nor a stored call shows (RunGroup shows
   // its own run's): each gets a card at the end, where the run in progress is.
   const approvals = useApprovals();
   const unplaced = useMemo(() => (approvals?.pending.size ? unplacedApprovals(approvals.pending.values(), items) : []), [approvals, items]);
-
-  const jump = () => {
-    const el = scroller.current;
-    if (!el) return;
-    pinned.current = true;
-    setShowJump(false);
-    el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
-  };
 
   return (
     <div className="message-scroller" ref={scroller} onScroll={onScroll}>
@@ -174,7 +121,7 @@ export function MessageList({
           ))}
       </div>
       {showJump && (
-        <button type="button" className="jump-latest" onClick={jump}>
+        <button type="button" className="jump-latest" onClick={jumpToLatest}>
           ↓ Jump to latest
         </button>
       )}
