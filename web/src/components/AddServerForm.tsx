@@ -1,6 +1,6 @@
 import { MCP_MAX_HEADERS, type McpServer } from "@protocol";
-import { useId, useRef, useState, type FormEvent } from "react";
-import { emptyServerDraft, NAME_RULE, serverBody, type ServerDraft, type ServerField, type ServerProblems } from "../lib/mcpForm";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { emptyServerDraft, NAME_RULE, serverBody, type HeaderRow, type ServerDraft, type ServerField, type ServerProblems } from "../lib/mcpForm";
 import { useAddServer } from "../queries/mcp";
 import { ErrorDetails } from "./ErrorDetails";
 import { ServerSignIn } from "./McpServerItem";
@@ -29,17 +29,76 @@ function AddedServer({ server }: { server: McpServer }) {
   );
 }
 
+/** The headers sent with every request: a name and a value (typed like a password) each. */
+function HeaderFields({
+  headers,
+  onChange,
+  helpId,
+  describedBy,
+  problem,
+}: {
+  headers: HeaderRow[];
+  onChange: (headers: HeaderRow[]) => void;
+  helpId: string;
+  describedBy: string | undefined;
+  problem: ReactNode;
+}) {
+  const nextKey = useRef(1);
+  const setHeader = (key: number, field: "name" | "value", value: string) => onChange(headers.map((h) => (h.key === key ? { ...h, [field]: value } : h)));
+  const addHeader = () => onChange([...headers, { key: nextKey.current++, name: "", value: "" }]);
+  const removeHeader = (key: number) => onChange(headers.filter((h) => h.key !== key));
+
+  return (
+    <fieldset className="mcp-headers" aria-describedby={describedBy}>
+      <legend className="small">Headers (optional)</legend>
+      <span id={helpId} className="muted small">
+        Sent with every request, such as an API key. Their values are kept for you only and never shown again.
+      </span>
+      {headers.map((h, i) => (
+        <div className="mcp-header-row" key={h.key} data-testid="mcp-header-row">
+          <input
+            className="text-input code-input"
+            aria-label={`Header ${i + 1} name`}
+            data-field={i === 0 ? "headers" : undefined}
+            data-testid="mcp-header-name"
+            value={h.name}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="x-api-key"
+            onChange={(e) => setHeader(h.key, "name", e.target.value)}
+          />
+          <input
+            type="password"
+            className="text-input code-input"
+            aria-label={`Header ${i + 1} value`}
+            data-testid="mcp-header-value"
+            value={h.value}
+            autoComplete="off"
+            onChange={(e) => setHeader(h.key, "value", e.target.value)}
+          />
+          <button type="button" className="icon-button" aria-label={`Remove header ${i + 1}`} title="Remove" onClick={() => removeHeader(h.key)}>
+            ✕
+          </button>
+        </div>
+      ))}
+      <div>
+        <button type="button" className="button small ghost" data-testid="mcp-header-add" disabled={headers.length >= MCP_MAX_HEADERS} onClick={addHeader}>
+          + Add a header
+        </button>
+      </div>
+      {problem}
+    </fieldset>
+  );
+}
+
 /**
- * Adds an MCP server: its name (the prefix of its tools' names), its URL, and headers sent with every
- * request (an API key: the values are typed like passwords and never shown again). The server
- * answers once it has read the tool list, which may take a while: "Connecting…" until then.
+ * The form's draft and what is wrong with it, and its submission: a draft with problems is not sent,
+ * and the first field to fix takes the focus (its message is read with it).
  */
-export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /** The id of the heading that names the form. */ titleId?: string }) {
+function useServerDraft(taken: readonly string[]) {
   const [draft, setDraft] = useState<ServerDraft>(emptyServerDraft);
   const [problems, setProblems] = useState<ServerProblems>({});
-  const nextKey = useRef(1);
   const add = useAddServer();
-  const id = useId();
   const form = useRef<HTMLFormElement>(null);
 
   const set = (patch: Partial<ServerDraft>) => {
@@ -47,10 +106,6 @@ export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /*
     // What was wrong is said again at the next try, not while it is being fixed.
     setProblems((p) => (Object.keys(patch).some((k) => k in p) ? Object.fromEntries(Object.entries(p).filter(([k]) => !(k in patch))) : p));
   };
-  const setHeader = (key: number, field: "name" | "value", value: string) =>
-    set({ headers: draft.headers.map((h) => (h.key === key ? { ...h, [field]: value } : h)) });
-  const addHeader = () => set({ headers: [...draft.headers, { key: nextKey.current++, name: "", value: "" }] });
-  const removeHeader = (key: number) => set({ headers: draft.headers.filter((h) => h.key !== key) });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,7 +114,6 @@ export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /*
     const made = serverBody(draft, taken);
     if ("problems" in made) {
       setProblems(made.problems);
-      // The first field to fix takes the focus (its message is read with it).
       const first = (["name", "url", "headers"] as ServerField[]).find((f) => made.problems[f]);
       form.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
       return;
@@ -67,6 +121,18 @@ export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /*
     setProblems({});
     add.mutate(made.body, { onSuccess: () => setDraft(emptyServerDraft()) });
   };
+
+  return { draft, problems, set, submit, add, form };
+}
+
+/**
+ * Adds an MCP server: its name (the prefix of its tools' names), its URL, and headers sent with every
+ * request (an API key: the values are typed like passwords and never shown again). The server
+ * answers once it has read the tool list, which may take a while: "Connecting…" until then.
+ */
+export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /** The id of the heading that names the form. */ titleId?: string }) {
+  const { draft, problems, set, submit, add, form } = useServerDraft(taken);
+  const id = useId();
 
   const problem = (field: ServerField) =>
     problems[field] && (
@@ -119,45 +185,13 @@ export function AddServerForm({ taken, titleId }: { taken: readonly string[]; /*
       />
       {problem("url")}
 
-      <fieldset className="mcp-headers" aria-describedby={describedBy("headers", `${id}-headers-help`)}>
-        <legend className="small">Headers (optional)</legend>
-        <span id={`${id}-headers-help`} className="muted small">
-          Sent with every request, such as an API key. Their values are kept for you only and never shown again.
-        </span>
-        {draft.headers.map((h, i) => (
-          <div className="mcp-header-row" key={h.key} data-testid="mcp-header-row">
-            <input
-              className="text-input code-input"
-              aria-label={`Header ${i + 1} name`}
-              data-field={i === 0 ? "headers" : undefined}
-              data-testid="mcp-header-name"
-              value={h.name}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="x-api-key"
-              onChange={(e) => setHeader(h.key, "name", e.target.value)}
-            />
-            <input
-              type="password"
-              className="text-input code-input"
-              aria-label={`Header ${i + 1} value`}
-              data-testid="mcp-header-value"
-              value={h.value}
-              autoComplete="off"
-              onChange={(e) => setHeader(h.key, "value", e.target.value)}
-            />
-            <button type="button" className="icon-button" aria-label={`Remove header ${i + 1}`} title="Remove" onClick={() => removeHeader(h.key)}>
-              ✕
-            </button>
-          </div>
-        ))}
-        <div>
-          <button type="button" className="button small ghost" data-testid="mcp-header-add" disabled={draft.headers.length >= MCP_MAX_HEADERS} onClick={addHeader}>
-            + Add a header
-          </button>
-        </div>
-        {problem("headers")}
-      </fieldset>
+      <HeaderFields
+        headers={draft.headers}
+        onChange={(headers) => set({ headers })}
+        helpId={`${id}-headers-help`}
+        describedBy={describedBy("headers", `${id}-headers-help`)}
+        problem={problem("headers")}
+      />
 
       <ErrorDetails error={add.error} />
       {add.isSuccess && <AddedServer server={add.data} />}
