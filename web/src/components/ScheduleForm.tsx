@@ -22,58 +22,12 @@ function timeZones(): string[] {
   }
 }
 
-/**
- * A new schedule of `threadId`, or `schedule` edited: its prompt, an optional name, and its time
- * (once at a date and time, every N units, or a cron expression), read in a timezone (the user's).
- */
-export function ScheduleForm({ threadId, schedule, onDone }: { threadId: string; schedule?: Schedule; onDone: () => void }) {
-  const [draft, setDraft] = useState<ScheduleDraft>(() => draftOf(schedule ?? null, viewerTimeZone(), Date.now()));
-  const [problem, setProblem] = useState<string | null>(null);
-  const create = useCreateSchedule(threadId);
-  const update = useUpdateSchedule();
-  const pending = create.isPending || update.isPending;
-  const error = schedule ? update.error : create.error;
-  const id = useId();
-  const zones = useMemo(timeZones, []);
+type SetField = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) => void;
 
-  const set = <K extends keyof ScheduleDraft>(key: K, value: ScheduleDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setProblem(null);
-    create.reset();
-    update.reset();
-    if (schedule) {
-      const edit = editBody(schedule, draft);
-      if ("problem" in edit) return setProblem(edit.problem);
-      if (Object.keys(edit.body).length === 0) return onDone();
-      update.mutate({ id: schedule.id, body: edit.body }, { onSuccess: onDone });
-    } else {
-      const made = createBody(draft);
-      if ("problem" in made) return setProblem(made.problem);
-      create.mutate(made.body, { onSuccess: onDone });
-    }
-  };
-
+/** When the schedule runs: its kind (once, every…, cron), and that kind's fields. */
+function WhenFields({ id, draft, set }: { id: string; draft: ScheduleDraft; set: SetField }) {
   return (
-    <form className="schedule-form" data-testid="schedule-form" onSubmit={submit} aria-label={schedule ? `Edit ${schedule.name}` : "New schedule"}>
-      <label className="small" htmlFor={`${id}-prompt`}>
-        Prompt
-      </label>
-      <textarea
-        id={`${id}-prompt`}
-        className="text-input"
-        data-testid="schedule-prompt"
-        rows={3}
-        value={draft.prompt}
-        placeholder="e.g. Summarise my open tasks."
-        onChange={(e) => set("prompt", e.target.value)}
-      />
-      <label className="small" htmlFor={`${id}-name`}>
-        Name <span className="muted">(optional: the prompt's start otherwise)</span>
-      </label>
-      <input id={`${id}-name`} className="text-input" data-testid="schedule-name" value={draft.name} maxLength={100} onChange={(e) => set("name", e.target.value)} />
-
+    <>
       <fieldset className="schedule-kinds">
         <legend className="small">When</legend>
         {KINDS.map((k) => (
@@ -124,6 +78,63 @@ export function ScheduleForm({ threadId, schedule, onDone }: { threadId: string;
           </span>
         </>
       )}
+    </>
+  );
+}
+
+/**
+ * A new schedule of `threadId`, or `schedule` edited: its prompt, an optional name, and its time
+ * (once at a date and time, every N units, or a cron expression), read in a timezone (the user's).
+ */
+export function ScheduleForm({ threadId, schedule, onDone }: { threadId: string; schedule?: Schedule; onDone: () => void }) {
+  const [draft, setDraft] = useState<ScheduleDraft>(() => draftOf(schedule ?? null, viewerTimeZone(), Date.now()));
+  const [problem, setProblem] = useState<string | null>(null);
+  const create = useCreateSchedule(threadId);
+  const update = useUpdateSchedule();
+  const pending = create.isPending || update.isPending;
+  const error = schedule ? update.error : create.error;
+  const id = useId();
+  const zones = useMemo(timeZones, []);
+
+  const set: SetField = (key, value) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    create.reset();
+    update.reset();
+    if (schedule) {
+      const edit = editBody(schedule, draft);
+      if ("problem" in edit) return setProblem(edit.problem);
+      if (Object.keys(edit.body).length === 0) return onDone();
+      update.mutate({ id: schedule.id, body: edit.body }, { onSuccess: onDone });
+    } else {
+      const made = createBody(draft);
+      if ("problem" in made) return setProblem(made.problem);
+      create.mutate(made.body, { onSuccess: onDone });
+    }
+  };
+
+  return (
+    <form className="schedule-form" data-testid="schedule-form" onSubmit={submit} aria-label={schedule ? `Edit ${schedule.name}` : "New schedule"}>
+      <label className="small" htmlFor={`${id}-prompt`}>
+        Prompt
+      </label>
+      <textarea
+        id={`${id}-prompt`}
+        className="text-input"
+        data-testid="schedule-prompt"
+        rows={3}
+        value={draft.prompt}
+        placeholder="e.g. Summarise my open tasks."
+        onChange={(e) => set("prompt", e.target.value)}
+      />
+      <label className="small" htmlFor={`${id}-name`}>
+        Name <span className="muted">(optional: the prompt's start otherwise)</span>
+      </label>
+      <input id={`${id}-name`} className="text-input" data-testid="schedule-name" value={draft.name} maxLength={100} onChange={(e) => set("name", e.target.value)} />
+
+      <WhenFields id={id} draft={draft} set={set} />
 
       <label className="small" htmlFor={`${id}-tz`}>
         Timezone
