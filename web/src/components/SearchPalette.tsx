@@ -1,20 +1,11 @@
-import type { SearchResult } from "@protocol";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { errorText } from "../api";
-import { useDebounced } from "../hooks/useDebounced";
+import type { Project } from "@protocol";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { usePaletteSearch } from "../hooks/usePaletteSearch";
 import { formatRelative } from "../lib/format";
 import { requestJump } from "../lib/jumpRequest";
-import { moveSelection, paletteEntries, type PaletteEntry } from "../lib/palette";
-import { navigate, threadPath, useRoute } from "../lib/router";
-import { projectsQuery } from "../queries/projects";
-import { searchQuery } from "../queries/search";
-import { useThread, useThreadList } from "../queries/threads";
+import { moveSelection, type PaletteEntry } from "../lib/palette";
+import { navigate, threadPath } from "../lib/router";
 import { ModalDialog } from "./ModalDialog";
-
-const MIN_QUERY = 2;
-/** One empty list for every render without results, so that the selection is not reset by each. */
-const NO_RESULTS: SearchResult[] = [];
 
 function EntryView({ entry }: { entry: PaletteEntry }) {
   if (entry.kind === "thread") {
@@ -40,6 +31,23 @@ function EntryView({ entry }: { entry: PaletteEntry }) {
   );
 }
 
+/** Which project's threads and messages are searched. */
+function ScopeSelect({ projects, value, onChange }: { projects: Project[]; value: string | null; onChange: (projectId: string | null) => void }) {
+  return (
+    <label className="palette-scope small">
+      <span className="visually-hidden">Search in</span>
+      <select data-testid="palette-scope" value={value ?? ""} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">All threads</option>
+        {projects.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * Ctrl/Cmd+K: threads by name (from the list already loaded) and messages by content (the server's
  * search, once typing pauses). Arrows move, Enter opens, Escape closes; focus stays in the field.
@@ -49,20 +57,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const id = useId();
-  const settled = useDebounced(query.trim(), 200);
-  const { threads: allThreads } = useThreadList(false);
-  // Narrowed to a project: the one of the thread or project page shown, by default.
-  const route = useRoute();
-  const shownThread = useThread(route.name === "chat" ? route.threadId : null).data;
-  const here = route.name === "project" ? route.projectId : (shownThread?.projectId ?? null);
-  const projects = useQuery(projectsQuery).data ?? [];
-  const [scope, setScope] = useState<string | null>(here);
-  const projectId = scope && projects.some((p) => p.id === scope) ? scope : null;
-  const threads = useMemo(() => (projectId ? allThreads.filter((t) => t.projectId === projectId) : allThreads), [allThreads, projectId]);
-  const search = useQuery({ ...searchQuery(settled, projectId), enabled: settled.length >= MIN_QUERY, placeholderData: keepPreviousData });
-  const results = settled.length >= MIN_QUERY ? (search.data ?? NO_RESULTS) : NO_RESULTS;
-
-  const entries = useMemo(() => paletteEntries(query, threads, results), [query, threads, results]);
+  const { entries, results, status, projects, projectId, setScope } = usePaletteSearch(query);
   const threadEntries = entries.filter((e) => e.kind === "thread");
   const messageEntries = entries.filter((e) => e.kind === "message");
 
@@ -112,12 +107,6 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
     );
   };
 
-  const searching = settled.length >= MIN_QUERY && search.isFetching;
-  let status: string | null = null;
-  if (search.isError && settled.length >= MIN_QUERY) status = `Search failed: ${errorText(search.error)}`;
-  else if (query.trim() !== settled || searching) status = query.trim().length >= MIN_QUERY ? "Searching…" : null;
-  else if (entries.length === 0) status = query.trim() ? "Nothing matches." : "No threads yet.";
-
   return (
     <ModalDialog ref={dialog} focus={input} className="palette" data-testid="search-palette" aria-label="Search threads and messages" onClose={onClose}>
       <div className="palette-field">
@@ -137,19 +126,7 @@ export function SearchPalette({ onClose }: { onClose: () => void }) {
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onKeyDown}
         />
-        {projects.length > 0 && (
-          <label className="palette-scope small">
-            <span className="visually-hidden">Search in</span>
-            <select data-testid="palette-scope" value={projectId ?? ""} onChange={(e) => setScope(e.target.value || null)}>
-              <option value="">All threads</option>
-              {projects.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        {projects.length > 0 && <ScopeSelect projects={projects} value={projectId} onChange={setScope} />}
       </div>
       <ul id={`${id}-list`} ref={list} role="listbox" aria-label="Results" className="palette-list">
         {threadEntries.length > 0 && (

@@ -1,7 +1,7 @@
 import type { SearchResult } from "@protocol";
 import { describe, expect, it } from "vitest";
 import { thread } from "../testing/fixtures";
-import { matchThreads, moveSelection, paletteEntries, snippetParts } from "./palette";
+import { matchThreads, moveSelection, paletteEntries, paletteStatus, snippetParts } from "./palette";
 
 const hit = (over: Partial<SearchResult> = {}): SearchResult => ({
   threadId: "thr_1",
@@ -70,5 +70,25 @@ describe("moveSelection", () => {
     expect(moveSelection(2, 1, 3)).toBe(0);
     expect(moveSelection(0, -1, 3)).toBe(2);
     expect(moveSelection(0, 1, 0)).toBe(-1);
+  });
+});
+
+describe("paletteStatus", () => {
+  const idle = { isFetching: false, isError: false, error: null };
+
+  it("says it searches while typing has not paused, or the answer is awaited, once the query is long enough", () => {
+    expect(paletteStatus("lis", "li", idle, 3)).toBe("Searching…");
+    expect(paletteStatus("lis", "lis", { ...idle, isFetching: true }, 3)).toBe("Searching…");
+    expect(paletteStatus("l", "", idle, 3)).toBeNull();
+  });
+
+  it("says why the search failed", () => {
+    expect(paletteStatus("lis", "lis", { isFetching: false, isError: true, error: new Error("offline") }, 0)).toBe("Search failed: offline");
+  });
+
+  it("says when nothing matches, or when there is nothing to list yet", () => {
+    expect(paletteStatus("lis", "lis", idle, 0)).toBe("Nothing matches.");
+    expect(paletteStatus("", "", idle, 0)).toBe("No threads yet.");
+    expect(paletteStatus("lis", "lis", idle, 2)).toBeNull();
   });
 });

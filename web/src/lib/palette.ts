@@ -1,7 +1,11 @@
 // The search palette's list: threads whose name matches (from the thread list already loaded) and
 // messages whose text matches (GET /api/search), as one keyboard-navigable list.
 import type { Role, SearchResult, Thread } from "@protocol";
+import { errorText } from "../api";
 import { branchOf } from "./branches";
+
+/** Shorter queries are not sent to the server's search. */
+export const MIN_QUERY = 2;
 
 export interface SnippetPart {
   text: string;
@@ -113,4 +117,21 @@ export function moveSelection(index: number, step: number, count: number): numbe
   if (count === 0) return -1;
   if (index < 0) return step > 0 ? 0 : count - 1;
   return (((index + step) % count) + count) % count;
+}
+
+/**
+ * The palette's status line for `typed` (trimmed): the search failed, is on its way (typing has not
+ * paused yet, or its answer is awaited), or found nothing; null while entries are shown.
+ */
+export function paletteStatus(
+  typed: string,
+  settled: string,
+  search: { isFetching: boolean; isError: boolean; error: unknown },
+  found: number,
+): string | null {
+  const searched = settled.length >= MIN_QUERY;
+  if (searched && search.isError) return `Search failed: ${errorText(search.error)}`;
+  if (typed !== settled || (searched && search.isFetching)) return typed.length >= MIN_QUERY ? "Searching…" : null;
+  if (found === 0) return typed ? "Nothing matches." : "No threads yet.";
+  return null;
 }
