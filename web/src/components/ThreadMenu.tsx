@@ -1,7 +1,8 @@
 import type { Thread } from "@protocol";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useState } from "react";
 import { errorText, routeUrl } from "../api";
 import { fetchFile, saveBlob } from "../fileTransfer";
+import { useMenuButton } from "../hooks/useMenuButton";
 
 type Format = "markdown" | "json";
 
@@ -11,55 +12,11 @@ async function exportThread(thread: Thread, format: Format): Promise<void> {
   saveBlob(blob, fileName ?? `${thread.id}.${format === "json" ? "json" : "md"}`);
 }
 
-/**
- * The thread's "⋯" menu: settings, a share link, and exports. A menu button: arrows move between the items, Escape
- * closes it and gives the focus back to the button.
- */
+/** The thread's "⋯" menu: settings, a share link, and exports (a menu button: useMenuButton). */
 export function ThreadMenu({ thread, onOpenSettings, onShare }: { thread: Thread; onOpenSettings: () => void; onShare: () => void }) {
-  const [open, setOpen] = useState(false);
+  const { open, toggle, close, button, menu, onKeyDown } = useMenuButton();
   const [error, setError] = useState<string | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLUListElement>(null);
   const id = useId();
-
-  const items = () => Array.from(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? []);
-
-  useEffect(() => {
-    if (!open) return;
-    items()[0]?.focus();
-    const onPointer = (e: PointerEvent) => {
-      if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointer);
-    return () => document.removeEventListener("pointerdown", onPointer);
-  }, [open]);
-
-  const close = (focusButton = true) => {
-    setOpen(false);
-    if (focusButton) button.current?.focus();
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    const all = items();
-    const at = all.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      e.preventDefault();
-      all[(at + (e.key === "ArrowDown" ? 1 : all.length - 1)) % all.length]?.focus();
-    } else if (e.key === "Home" || e.key === "End") {
-      e.preventDefault();
-      all[e.key === "Home" ? 0 : all.length - 1]?.focus();
-    } else if ((e.key === "Enter" || e.key === " ") && at >= 0) {
-      // Activated here, not by the browser's default: that would go on to the menu button, which
-      // has the focus again by then, and open the menu anew.
-      e.preventDefault();
-      all[at].click();
-    } else if (e.key === "Escape") {
-      e.preventDefault();
-      close();
-    } else if (e.key === "Tab") {
-      close(false);
-    }
-  };
 
   const download = (format: Format) => {
     close();
@@ -79,7 +36,7 @@ export function ThreadMenu({ thread, onOpenSettings, onShare }: { thread: Thread
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         title="More"
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         ⋯
       </button>
