@@ -34,7 +34,6 @@ export const ThreadRow = memo(function ThreadRow({
   const { outbox, storage } = useSession();
   const busy = patch.isPending || remove.isPending;
   const archived = thread.status === "archived";
-  const prewarm = usePrewarmOnHover(thread.id);
 
   const rename = () => {
     setError(null);
@@ -78,27 +77,7 @@ export const ThreadRow = memo(function ThreadRow({
           onError={setError}
         />
       ) : (
-        <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate} {...prewarm}>
-          <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
-          <span className="thread-name">
-            {thread.kind === "cron" && (
-              <span className="thread-kind-mark" data-testid="thread-scheduled-mark" title="Scheduled thread">
-                <ClockIcon size={11} />
-                <span className="visually-hidden">Scheduled thread: </span>
-              </span>
-            )}
-            {thread.name}
-          </span>
-          <span className="thread-time">
-            {formatRelative(thread.lastActivity)}
-            {unread && (
-              <span className="unread-dot" data-testid="unread-dot" title="New since you last looked">
-                <span className="visually-hidden">, new activity</span>
-              </span>
-            )}
-            <ApprovalBadge thread={thread} />
-          </span>
-        </Link>
+        <ThreadLink thread={thread} active={active} unread={unread} onNavigate={onNavigate} />
       )}
       {mode === "confirm-delete" && (
         <div className="thread-confirm" role="group" aria-label={`Delete ${thread.name}?`}>
@@ -125,6 +104,34 @@ export const ThreadRow = memo(function ThreadRow({
     </div>
   );
 });
+
+/** The row's link to its thread: its name (marked when scheduled), its last activity, and its news. */
+function ThreadLink({ thread, active, unread, onNavigate }: { thread: Thread; active: boolean; unread: boolean; onNavigate: () => void }) {
+  const prewarm = usePrewarmOnHover(thread.id);
+  return (
+    <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate} {...prewarm}>
+      <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
+      <span className="thread-name">
+        {thread.kind === "cron" && (
+          <span className="thread-kind-mark" data-testid="thread-scheduled-mark" title="Scheduled thread">
+            <ClockIcon size={11} />
+            <span className="visually-hidden">Scheduled thread: </span>
+          </span>
+        )}
+        {thread.name}
+      </span>
+      <span className="thread-time">
+        {formatRelative(thread.lastActivity)}
+        {unread && (
+          <span className="unread-dot" data-testid="unread-dot" title="New since you last looked">
+            <span className="visually-hidden">, new activity</span>
+          </span>
+        )}
+        <ApprovalBadge thread={thread} />
+      </span>
+    </Link>
+  );
+}
 
 /** One of a row's icon buttons: `name` is its tooltip, and with the thread's name its label. */
 function RowAction({
