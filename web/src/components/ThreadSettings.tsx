@@ -1,6 +1,6 @@
 import { MAX_INSTRUCTIONS_CHARS, type Thread } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import { errorText } from "../api";
 import { formatTokens } from "../lib/format";
 import { healthQuery, modelsQuery } from "../queries/deployment";
@@ -24,34 +24,104 @@ function ModelFacts({ model }: { model: string }) {
   );
 }
 
+/** How the last change of the instructions or of the model went (said under the instructions). */
+type Outcome = { ok: boolean; text: string } | null;
+
+/** The thread's custom instructions: edited, reverted, saved; then `outcome`. */
+function InstructionsForm({
+  thread,
+  patch,
+  outcome,
+  onOutcome,
+  field,
+}: {
+  thread: Thread;
+  /** Shared with the model's select: one change at a time. */
+  patch: ReturnType<typeof usePatchThread>;
+  outcome: Outcome;
+  onOutcome: (outcome: Outcome) => void;
+  field: RefObject<HTMLTextAreaElement | null>;
+}) {
+  const [instructions, setInstructions] = useState(thread.instructions);
+  const tooLong = instructions.length > MAX_INSTRUCTIONS_CHARS;
+  const changed = instructions !== thread.instructions;
+
+  const save = () => {
+    onOutcome(null);
+    patch.mutate(
+      { id: thread.id, instructions },
+      {
+        onSuccess: () => onOutcome({ ok: true, text: instructions ? "Saved. They apply from your next message." : "Cleared. Your next message goes without them." }),
+        onError: (err) => onOutcome({ ok: false, text: `Could not save: ${errorText(err)}` }),
+      },
+    );
+  };
+
+  return (
+    <form
+      className="settings-section"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (changed && !tooLong) save();
+      }}
+    >
+      <label htmlFor="thread-instructions" className="field-label">
+        Instructions
+      </label>
+      <p className="muted small" id="thread-instructions-help">
+        How Claude should answer in this thread: a role, a tone, facts to keep in mind. They go into the system prompt
+        and apply from the next message.
+      </p>
+      <textarea
+        id="thread-instructions"
+        className="text-input instructions-input"
+        data-testid="instructions-input"
+        ref={field}
+        rows={10}
+        value={instructions}
+        placeholder="e.g. Answer in British English, briefly, and ask before assuming."
+        onChange={(e) => setInstructions(e.target.value)}
+        aria-describedby="thread-instructions-help thread-instructions-count"
+        aria-invalid={tooLong || undefined}
+      />
+      <div className="settings-row">
+        <span id="thread-instructions-count" className={"small " + (tooLong ? "error-text" : "muted")} data-testid="instructions-count">
+          {instructions.length.toLocaleString()} / {MAX_INSTRUCTIONS_CHARS.toLocaleString()} characters
+        </span>
+        <button
+          type="button"
+          className="button small ghost"
+          disabled={!changed || patch.isPending}
+          onClick={() => setInstructions(thread.instructions)}
+        >
+          Revert
+        </button>
+        <button type="submit" className="button small primary" data-testid="instructions-save" disabled={!changed || tooLong || patch.isPending}>
+          {patch.isPending ? "Saving…" : "Save"}
+        </button>
+      </div>
+      {outcome && (
+        <p className={"small " + (outcome.ok ? "ok-text" : "error-text")} role={outcome.ok ? "status" : "alert"} data-testid="settings-outcome">
+          {outcome.text}
+        </p>
+      )}
+    </form>
+  );
+}
+
 /**
  * The thread's own settings, in a side panel over the chat (a modal <dialog>: focus stays in it,
  * Escape closes it): its custom instructions, its model, its project, the connections (MCP servers) it
  * offers, its schedules, and the user's share links.
  */
 export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: () => void }) {
-  const [instructions, setInstructions] = useState(thread.instructions);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const patch = usePatchThread();
   const defaultModel = useQuery(healthQuery).data?.model.default;
 
   const field = useRef<HTMLTextAreaElement>(null);
   // The instructions are what one came for, not the close button.
   const dialog = useRef<HTMLDialogElement>(null);
-
-  const tooLong = instructions.length > MAX_INSTRUCTIONS_CHARS;
-  const changed = instructions !== thread.instructions;
-
-  const save = () => {
-    setOutcome(null);
-    patch.mutate(
-      { id: thread.id, instructions },
-      {
-        onSuccess: () => setOutcome({ ok: true, text: instructions ? "Saved. They apply from your next message." : "Cleared. Your next message goes without them." }),
-        onError: (err) => setOutcome({ ok: false, text: `Could not save: ${errorText(err)}` }),
-      },
-    );
-  };
 
   const changeModel = (model: string) => {
     setOutcome(null);
@@ -68,54 +138,7 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
           </button>
         </header>
 
-        <form
-          className="settings-section"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (changed && !tooLong) save();
-          }}
-        >
-          <label htmlFor="thread-instructions" className="field-label">
-            Instructions
-          </label>
-          <p className="muted small" id="thread-instructions-help">
-            How Claude should answer in this thread: a role, a tone, facts to keep in mind. They go into the system prompt
-            and apply from the next message.
-          </p>
-          <textarea
-            id="thread-instructions"
-            className="text-input instructions-input"
-            data-testid="instructions-input"
-            ref={field}
-            rows={10}
-            value={instructions}
-            placeholder="e.g. Answer in British English, briefly, and ask before assuming."
-            onChange={(e) => setInstructions(e.target.value)}
-            aria-describedby="thread-instructions-help thread-instructions-count"
-            aria-invalid={tooLong || undefined}
-          />
-          <div className="settings-row">
-            <span id="thread-instructions-count" className={"small " + (tooLong ? "error-text" : "muted")} data-testid="instructions-count">
-              {instructions.length.toLocaleString()} / {MAX_INSTRUCTIONS_CHARS.toLocaleString()} characters
-            </span>
-            <button
-              type="button"
-              className="button small ghost"
-              disabled={!changed || patch.isPending}
-              onClick={() => setInstructions(thread.instructions)}
-            >
-              Revert
-            </button>
-            <button type="submit" className="button small primary" data-testid="instructions-save" disabled={!changed || tooLong || patch.isPending}>
-              {patch.isPending ? "Saving…" : "Save"}
-            </button>
-          </div>
-          {outcome && (
-            <p className={"small " + (outcome.ok ? "ok-text" : "error-text")} role={outcome.ok ? "status" : "alert"} data-testid="settings-outcome">
-              {outcome.text}
-            </p>
-          )}
-        </form>
+        <InstructionsForm thread={thread} patch={patch} outcome={outcome} onOutcome={setOutcome} field={field} />
 
         <section className="settings-section" aria-labelledby="thread-model-label">
           <span id="thread-model-label" className="field-label">
