@@ -10,7 +10,7 @@ function quotaUser(files: number, bytes: number) {
   const quotaEnv: Env = { ...tokenEnv, USER_CONTEXT_FILES_MAX: String(files), USER_CONTEXT_BYTES_MAX: String(bytes) };
   const put = (path: string, content: string) => callApp(quotaEnv, `/api/context/${path}`, { method: "PUT", body: { content }, token: users.writer.token });
   // What the user's object holds (the primary store; D1 gets it after).
-  const stored = async () => (await userObject(users.writer.id).contextForRun(users.writer.id)).map(({ path, content }) => ({ path, content }));
+  const stored = async () => (await userObject(users.writer.id).contextForRun()).map(({ path, content }) => ({ path, content }));
   return { put, stored };
 }
 

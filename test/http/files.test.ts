@@ -203,7 +203,7 @@ describe("refusals, with nothing stored", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 413)).toHaveLength(5);
     // What the user's object charged, as the quota's single writer.
-    const used = await runInDurableObject(userObject(users.racer.id) as unknown as DurableObjectStub, (room: DurableObject) => (room as unknown as { stored: { used(): number } }).stored.used());
+    const used = await runInDurableObject(userObject(users.racer.id), (_room, state) => state.storage.sql.exec<{ n: number }>("SELECT sum(bytes) AS n FROM attachments").one().n);
     expect(used).toBe(PNG.byteLength * 3);
     const stored = await env.FILES.list({ prefix: `${users.racer.id}/` });
     expect(stored.objects).toHaveLength(3);

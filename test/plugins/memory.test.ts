@@ -92,14 +92,14 @@ const ROOMY = { files: 1_000, bytes: 1024 * 1024 };
 function ownerFiles(owner: string, quota: ContextQuota = ROOMY): OwnerPort["files"] {
   const user = userObject(owner);
   return {
-    under: (prefix) => user.contextFilesUnder(owner, prefix),
-    get: (path) => user.contextFile(owner, path),
-    put: (path, content) => user.putContextFile(owner, path, content, quota),
-    remove: (paths) => user.deleteContextFiles(owner, paths),
+    under: (prefix) => user.contextFilesUnder(prefix),
+    get: (path) => user.contextFile(path),
+    put: (path, content) => user.putContextFile(path, content, quota),
+    remove: (paths) => user.deleteContextFiles(paths),
   };
 }
 
-const paths = async (owner: string) => (await userObject(owner).contextFiles(owner)).map((f) => f.path);
+const paths = async (owner: string) => (await userObject(owner).contextFiles()).map((f) => f.path);
 
 describe("the memory tool's files in the owner's object", () => {
   it("a folder's listing and delete reach the paths under it exactly: no other case, no `_` as any character", async () => {
@@ -198,6 +198,6 @@ describe("the memory tool in runs", () => {
     expect((await run(files, { command: "create", path: "/memories/b.md", file_text: "second" })).changed).toEqual(["memories/b.md"]);
     await expect(run(files, { command: "create", path: "/memories/c.md", file_text: "third" })).rejects.toThrow(/2 files/);
     await expect(run(files, { command: "create", path: "/memories/a.md", file_text: "x".repeat(101) })).rejects.toThrow(/2 files or 0.1 KiB/);
-    expect((await userObject(owner).contextFiles(owner)).map((f) => [f.path, f.bytes])).toEqual([["memories/a.md", 5], ["memories/b.md", 6]]);
+    expect((await userObject(owner).contextFiles()).map((f) => [f.path, f.bytes])).toEqual([["memories/a.md", 5], ["memories/b.md", 6]]);
   });
 });

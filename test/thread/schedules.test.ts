@@ -191,7 +191,7 @@ describe("limits", () => {
     const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
     const schedule = (await (await call(`/api/threads/${thread.id}/schedules`, { body: { prompt: "costly", every: 2 } })).json<any>()).schedule;
     // $60 spent today, past the tests' $50 cap.
-    await userObject(users.capped.id).settle(users.capped.id, { runId: "run_spent", threadId: thread.id, at: Date.now() }, 60);
+    await userObject(users.capped.id).settle({ runId: "run_spent", threadId: thread.id, at: Date.now() }, 60);
     await dueSince(thread.id, schedule.id);
     await runDurableObjectAlarm(roomOf(thread.id));
     const [after] = (await (await call(`/api/threads/${thread.id}/schedules`)).json<any>()).schedules;

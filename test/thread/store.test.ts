@@ -216,7 +216,7 @@ describe("step 0's cached inputs", () => {
   type UserInside = { files: { put(path: string, content: string, quota: { files: number; bytes: number }): unknown } };
   /** Writes a file in the user's object without its push to the threads: a change no thread is told of. */
   const putDirect = async (path: string, content: string) => {
-    await userObject("local").contextFiles("local");
+    await userObject("local").contextFiles();
     const stub: DurableObjectStub = env.USER_ROOM.get(env.USER_ROOM.idFromName("local"));
     await runInDurableObject(stub, (room: DurableObject) => void (room as unknown as UserInside).files.put(path, content, { files: 1_000, bytes: 1 << 24 }));
   };

@@ -40,7 +40,7 @@ describe("the spend cap, held by the user's object", () => {
     for (const f of refused) expect(f.data).toMatchObject({ code: "rate_limited", retryable: false, message: expect.stringContaining("$50.00") });
     const ran = ended.length - refused.length;
     expect(await upstreamRequests(m)).toHaveLength(ran);
-    const { spentUsd } = await userStub(env, users.crowd.id).spend(users.crowd.id);
+    const { spentUsd } = await userStub(env, users.crowd.id).spend();
     // Each run's real cost is its $0.12 of output and a little input: all of it is in the ledger.
     expect(ran).toBeGreaterThan(0);
     expect(spentUsd).toBeGreaterThanOrEqual(49.5 + ran * 0.12);
@@ -72,16 +72,16 @@ describe("the spend cap, held by the user's object", () => {
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `one ${m}` } })).status).toBe(202);
     await ws.waitForRunEnd(1);
     await settle();
-    const first = (await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd;
+    const first = (await userStub(env, users.missed.id).spend()).spentUsd;
     expect(first).toBeGreaterThan(0.015);
     await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `two ${m}` } })).status).toBe(202);
     await ws.waitForRunEnd(2);
     await settle();
-    expect((await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd).toBe(first);
+    expect((await userStub(env, users.missed.id).spend()).spentUsd).toBe(first);
     await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
     expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
-    expect((await userStub(env, users.missed.id).spend(users.missed.id)).spentUsd).toBeGreaterThan(first + 0.015);
+    expect((await userStub(env, users.missed.id).spend()).spentUsd).toBeGreaterThan(first + 0.015);
     ws.close();
   });
 });

@@ -211,12 +211,12 @@ describe("today's spend", () => {
       table: "agent_runs" as const,
       row: { id, threadId: "thr_x", ownerId: userId, model: "claude-sonnet-4-6", costUsd, status: "completed", startedAt: now },
     });
-    await user.report(userId, [run("run_reported_1", 0.5), run("run_reported_2", 0.25)]);
-    expect((await user.spend(userId)).spentUsd).toBe(0.75);
+    await user.report([run("run_reported_1", 0.5), run("run_reported_2", 0.25)]);
+    expect((await user.spend()).spentUsd).toBe(0.75);
     // A run the ledger settled counts once, at the ledger's figure.
-    await user.settle(userId, { runId: "run_reported_2", threadId: "thr_x", at: now }, 0.25);
-    await user.reserve(userId, { runId: "run_running", threadId: "thr_x" }, 1, 100);
-    expect((await user.spend(userId)).spentUsd).toBe(1.75);
-    expect((await user.metrics(userId, { limit: 10 })).spentTodayUsd).toBe(1.75);
+    await user.settle({ runId: "run_reported_2", threadId: "thr_x", at: now }, 0.25);
+    await user.reserve({ runId: "run_running", threadId: "thr_x" }, 1, 100);
+    expect((await user.spend()).spentUsd).toBe(1.75);
+    expect((await user.metrics({ limit: 10 })).spentTodayUsd).toBe(1.75);
   });
 });

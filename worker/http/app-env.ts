@@ -3,7 +3,6 @@ import type { Env } from "../env";
 import { isId } from "../lib/ids";
 import { roomStub as threadObject, type RoomApi } from "../thread/room-stub";
 import type { Caller, RoomReply } from "../thread/room-reply";
-import type { ProjectOps } from "../user/project-book";
 import { userStub, type UserApi } from "../user/stub";
 import type { AuthVars } from "./auth";
 import { ApiError } from "./errors";
@@ -35,17 +34,12 @@ export function fromRoom<T>(reply: RoomReply<T>): T {
  * A call to the caller's own object (their directory, search, usage, files, tasks). One it cannot
  * answer (unreachable, or its first import from D1 failed) is 503: the user's data is never guessed.
  */
-export async function askUser<T>(c: Context<AppEnv>, call: (user: UserApi, userId: string) => Promise<T>): Promise<T> {
+export async function askUser<T>(c: Context<AppEnv>, call: (user: UserApi) => Promise<T>): Promise<T> {
   try {
-    return await call(userStub(c.env, c.var.userId), c.var.userId);
+    return await call(userStub(c.env, c.var.userId));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer", requestId: c.var.requestId, error: String(err) }));
     throw new ApiError("unavailable", "Your threads' index could not be reached; try again in a moment", {}, { "Retry-After": "5" });
   }
-}
-
-/** A projects operation on the caller's object, typed by its name (the stub's typings lose the link). */
-export function projectOp<K extends keyof ProjectOps>(c: Context<AppEnv>, op: K, args: ProjectOps[K][0]): Promise<ProjectOps[K][1]> {
-  return askUser(c, (user, userId) => user.projects(userId, op, args) as Promise<ProjectOps[K][1]>);
 }

@@ -57,14 +57,14 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const file = { id, threadId: who.threadId, name: safeName(name ?? "file"), mediaType: type, bytes: bytes.byteLength, r2Key, createdAt: Date.now() };
     // Charged against the quota by the user's object in one step, so uploads made at once cannot pass it together.
     const quota = configOf(c.env).userStorageQuotaBytes;
-    if (!(await askUser(c, (user, userId) => user.chargeFile(userId, { ...file, ownerId: userId }, quota)))) {
+    if (!(await askUser(c, (user) => user.chargeFile({ ...file, ownerId: who.userId }, quota)))) {
       throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some threads' files first`);
     }
     try {
       await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
     } catch (err) {
       // Not stored: the charge goes too, so a failed upload takes no quota and leaves no record.
-      await askUser(c, (user, userId) => user.releaseFile(userId, id));
+      await askUser(c, (user) => user.releaseFile(id));
       throw err;
     }
     let attachment;
@@ -73,7 +73,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     } catch (err) {
       // The thread did not take it (deleted meanwhile, or away): no bytes and no charge are left behind.
       await c.env.FILES.delete(r2Key);
-      await askUser(c, (user, userId) => user.releaseFile(userId, id));
+      await askUser(c, (user) => user.releaseFile(id));
       throw err;
     }
     return reply(c, "POST /api/threads/:id/attachments", { attachment }, 201);

@@ -40,13 +40,13 @@ const pathParam = validator("param", (_params, c) => ({ path: contextPath(new UR
 
 export const contextFileRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const files = await askUser(c, (user, userId) => user.contextForRun(userId));
+    const files = await askUser(c, (user) => user.contextForRun());
     const cut = await filesCut(c, files);
     return reply(c, "GET /api/context", { files: files.map(({ path, bytes, updatedAt }) => ({ path, bytes, updatedAt })), cut });
   })
   .get("/:path{.+}", pathParam, async (c) => {
     const { path } = c.req.valid("param");
-    const file = await askUser(c, (user, userId) => user.contextFile(userId, path));
+    const file = await askUser(c, (user) => user.contextFile(path));
     if (!file) throw notFound("No such context file");
     return reply(c, "GET /api/context/:path", { file });
   })
@@ -54,13 +54,13 @@ export const contextFileRoutes = new Hono<AppEnv>()
     const { path } = c.req.valid("param");
     const { content } = c.req.valid("json");
     const quota = contextQuotaOf(configOf(c.env));
-    const file = await askUser(c, (user, userId) => user.putContextFile(userId, path, content, quota));
+    const file = await askUser(c, (user) => user.putContextFile(path, content, quota));
     if (!file) throw new ApiError("too_large", contextQuotaMessage(quota));
     return reply(c, "PUT /api/context/:path", { file });
   })
   .delete("/:path{.+}", pathParam, async (c) => {
     const { path } = c.req.valid("param");
-    const gone = await askUser(c, (user, userId) => user.deleteContextFiles(userId, [path]));
+    const gone = await askUser(c, (user) => user.deleteContextFiles([path]));
     if (gone.length === 0) throw notFound("No such context file");
     return c.body(null, 204);
   });

@@ -22,14 +22,14 @@ async function seed(user: UserApi, userId: string, n: number): Promise<string> {
   const threadId = newId("thr");
   const now = Date.now();
   const thread = { id: threadId, ownerId: userId, source: "bench", name: "Seeded", kind: "general", status: "open", model: "bench", lastActivity: now, createdAt: now, updatedAt: now };
-  await user.report(userId, [{ table: "threads", row: thread }]);
+  await user.report([{ table: "threads", row: thread }]);
   for (let i = 0; i < n; i += 500) {
     const rows = Array.from({ length: Math.min(500, n - i) }, (_, j) => {
       const k = i + j;
       const text = Array.from({ length: 40 }, (_, w) => WORDS[(k * 7 + w * 13) % WORDS.length]).join(" ");
       return { table: "messages" as const, row: { id: newId("msg"), threadId, role: k % 2 ? "assistant" : "user", kind: "text", source: "bench", content: `${text} number${k}`, createdAt: now + k } };
     });
-    await user.report(userId, rows);
+    await user.report(rows);
   }
   return threadId;
 }

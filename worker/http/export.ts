@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Artifact, Message, Project, Thread } from "../../protocol";
-import { callerOf, fromRoom, projectOp, roomStub, type AppEnv } from "./app-env";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { queryParams } from "./validate";
 
 const query = z.object({ format: z.enum(["markdown", "json"]).default("markdown") });
@@ -32,7 +32,7 @@ const fileName = (thread: Thread) => thread.name.toLowerCase().replace(/[^a-z0-9
 export const exportRoutes = new Hono<AppEnv>().get("/:id/export", async (c) => {
   const { format } = queryParams(c, query);
   const { thread, messages, artifacts } = fromRoom(await roomStub(c.env, c.req.param("id")).exportBranch(callerOf(c)));
-  const project = thread.projectId ? await projectOp(c, "get", { id: thread.projectId }) : null;
+  const project = thread.projectId ? await askUser(c, (user) => user.project(thread.projectId!)) : null;
   const [body, type, ext] =
     format === "json"
       ? [JSON.stringify({ thread, ...(project ? { project: { id: project.id, name: project.name } } : {}), messages, artifacts }, null, 2), "application/json; charset=utf-8", "json"]

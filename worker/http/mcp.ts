@@ -5,7 +5,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem, type McpServer } from "../../protocol";
 import { PLUGINS } from "../plugins/registry";
-import type { McpAnswer, McpOps } from "../user/mcp/book";
+import type { McpAnswer } from "../user/mcp";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { reply } from "./reply";
@@ -33,10 +33,6 @@ const patchBody = z
   .strictObject({ enabled: z.boolean().optional(), headers: headers.optional(), approval: z.record(z.string().max(64), z.enum(MCP_APPROVALS)).optional() })
   .refine((b) => Object.keys(b).length > 0, "Give enabled, headers or approval");
 
-function mcpOp<K extends keyof McpOps>(c: Context<AppEnv>, op: K, args: McpOps[K][0]): Promise<McpOps[K][1]> {
-  return askUser(c, (user, userId) => user.mcp(userId, op, args) as Promise<McpOps[K][1]>);
-}
-
 function answered<T>(a: McpAnswer<T>): T {
   if (!a.ok) throw new ApiError(a.code, a.message);
   return a.value;
@@ -44,22 +40,22 @@ function answered<T>(a: McpAnswer<T>): T {
 
 export const mcpRoutes = new Hono<AppEnv>()
   .post("/servers", jsonBody("POST /api/mcp/servers", createBody), async (c) => {
-    const server = answered(await mcpOp(c, "add", { body: c.req.valid("json"), origin: new URL(c.req.url).origin })) as McpServer;
+    const server = answered(await askUser(c, (user) => user.addMcpServer(c.req.valid("json"), new URL(c.req.url).origin)));
     return reply(c, "POST /api/mcp/servers", { server }, 201);
   })
-  .get("/servers", async (c) => reply(c, "GET /api/mcp/servers", { servers: await mcpOp(c, "list", {}) }))
+  .get("/servers", async (c) => reply(c, "GET /api/mcp/servers", { servers: await askUser(c, (user) => user.mcpServers()) }))
   .patch("/servers/:serverId", jsonBody("PATCH /api/mcp/servers/:serverId", patchBody), async (c) => {
-    const server = answered(await mcpOp(c, "update", { id: c.req.param("serverId"), patch: c.req.valid("json") })) as McpServer;
+    const server = answered(await askUser(c, (user) => user.updateMcpServer(c.req.param("serverId"), c.req.valid("json"))));
     return reply(c, "PATCH /api/mcp/servers/:serverId", { server });
   })
   .delete("/servers/:serverId", async (c) => {
-    if (!(await mcpOp(c, "remove", { id: c.req.param("serverId") }))) throw new ApiError("not_found", "No such server");
+    if (!(await askUser(c, (user) => user.removeMcpServer(c.req.param("serverId"))))) throw new ApiError("not_found", "No such server");
     return c.body(null, 204);
   })
   .get("/callback", async (c) => {
     const q = c.req.query();
     const page = new URL(CONNECTIONS_PAGE, c.req.url);
-    const answer = q.state ? await mcpOp(c, "callback", { state: q.state.slice(0, 200), code: q.code?.slice(0, 2_000), error: q.error_description ?? q.error }) : null;
+    const answer = q.state ? await askUser(c, (user) => user.mcpCallback(q.state.slice(0, 200), q.code?.slice(0, 2_000), q.error_description ?? q.error)) : null;
     if (answer?.ok) page.searchParams.set("mcp", answer.value.serverId);
     else page.searchParams.set("mcp_error", answer?.message ?? "The sign-in came back without its state");
     return c.redirect(page.pathname + page.search, 302);

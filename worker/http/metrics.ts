@@ -14,7 +14,7 @@ const query = z.object({
 
 export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const q = queryParams(c, query);
-  const { runs, totals, spentTodayUsd } = await askUser(c, (user, userId) => user.metrics(userId, q));
+  const { runs, totals, spentTodayUsd } = await askUser(c, (user) => user.metrics(q));
   // Today's spend against the cap is the user's, whatever the filters (reservations of runs under way included).
   const limits: UsageLimits = { spentTodayUsd, dailyCapUsd: configOf(c.env).dailyCostUsd };
   return reply(c, "GET /api/metrics", { runs, totals, limits });

@@ -1,11 +1,11 @@
-// Projects (PROTOCOL.md, "Projects"): kept by the caller's own object (worker/user/projects.ts); their
+// Projects (PROTOCOL.md, "Projects"): kept by the caller's own object (worker/user/projects/); their
 // files' bytes in R2 under the caller's storage quota, uploaded as a message's attachments are.
 import { Hono } from "hono";
 import { z } from "zod";
 import { ATTACHMENT_TYPES, MAX_INSTRUCTIONS_CHARS, maxBytesFor, type AttachmentType } from "../../protocol";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
-import { projectOp, type AppEnv } from "./app-env";
+import { askUser, type AppEnv } from "./app-env";
 import { readBytes, safeName } from "./attachments";
 import { ApiError, notFound } from "./errors";
 import { matchesType } from "../lib/sniff";
@@ -23,22 +23,22 @@ const noProject = () => notFound("No such project");
 export const projectRoutes = new Hono<AppEnv>()
   .post("/", jsonBody("POST /api/projects", createBody), async (c) => {
     const body = c.req.valid("json");
-    const project = await projectOp(c, "create", { name: body.name, instructions: body.instructions ?? "" });
+    const project = await askUser(c, (user) => user.createProject(body.name, body.instructions ?? ""));
     return reply(c, "POST /api/projects", { project }, 201);
   })
-  .get("/", async (c) => reply(c, "GET /api/projects", { projects: await projectOp(c, "list", {}) }))
+  .get("/", async (c) => reply(c, "GET /api/projects", { projects: await askUser(c, (user) => user.projects()) }))
   .get("/:projectId", async (c) => {
-    const project = await projectOp(c, "get", { id: c.req.param("projectId") });
+    const project = await askUser(c, (user) => user.project(c.req.param("projectId")));
     if (!project) throw noProject();
     return reply(c, "GET /api/projects/:projectId", { project });
   })
   .patch("/:projectId", jsonBody("PATCH /api/projects/:projectId", patchBody), async (c) => {
-    const project = await projectOp(c, "update", { id: c.req.param("projectId"), ...c.req.valid("json") });
+    const project = await askUser(c, (user) => user.updateProject(c.req.param("projectId"), c.req.valid("json")));
     if (!project) throw noProject();
     return reply(c, "PATCH /api/projects/:projectId", { project });
   })
   .delete("/:projectId", async (c) => {
-    if (!(await projectOp(c, "delete", { id: c.req.param("projectId") }))) throw noProject();
+    if (!(await askUser(c, (user) => user.deleteProject(c.req.param("projectId"))))) throw noProject();
     return c.body(null, 204);
   })
   .post("/:projectId/files", async (c) => {
@@ -48,7 +48,7 @@ export const projectRoutes = new Hono<AppEnv>()
       throw new ApiError("unsupported_media_type", "Send an image (PNG, JPEG, GIF, WebP), a PDF, or plain text, Markdown or CSV");
     }
     const { name: fileName } = queryParams(c, fileQuery);
-    if (!(await projectOp(c, "get", { id: projectId }))) throw noProject();
+    if (!(await askUser(c, (user) => user.project(projectId)))) throw noProject();
     const bytes = await readBytes(c, maxBytesFor(type));
     if (bytes.byteLength === 0) throw new ApiError("invalid_request", "The file is empty", { issues: [] });
     if (!matchesType(type as AttachmentType, bytes)) throw new ApiError("unsupported_media_type", `These bytes are not ${type}`);
@@ -56,24 +56,24 @@ export const projectRoutes = new Hono<AppEnv>()
     const r2Key = `${c.var.userId}/projects/${projectId}/${id}`;
     const file = { id, projectId, name: safeName(fileName ?? "file"), mediaType: type, bytes: bytes.byteLength, createdAt: Date.now() };
     const quota = configOf(c.env).userStorageQuotaBytes;
-    const kept = await projectOp(c, "addFile", { file: { ...file, r2Key }, quota });
+    const kept = await askUser(c, (user) => user.addProjectFile({ ...file, r2Key }, quota));
     if (kept === null) throw noProject();
     if (!kept) throw new ApiError("too_large", `Your files would take more than your ${Math.round(quota / (1024 * 1024))} MiB of storage; delete some first`);
     try {
       await c.env.FILES.put(r2Key, bytes, { httpMetadata: { contentType: type } });
     } catch (err) {
       // Not stored: the record (and its charge) goes too.
-      await projectOp(c, "deleteFile", { id: projectId, fileId: id });
+      await askUser(c, (user) => user.deleteProjectFile(projectId, id));
       throw err;
     }
     return reply(c, "POST /api/projects/:projectId/files", { file }, 201);
   })
   .get("/:projectId/files", async (c) => {
-    const files = await projectOp(c, "files", { id: c.req.param("projectId") });
+    const files = await askUser(c, (user) => user.projectFiles(c.req.param("projectId")));
     if (!files) throw noProject();
     return reply(c, "GET /api/projects/:projectId/files", { files });
   })
   .delete("/:projectId/files/:fileId", async (c) => {
-    if (!(await projectOp(c, "deleteFile", { id: c.req.param("projectId"), fileId: c.req.param("fileId") }))) throw notFound("No such file in this project");
+    if (!(await askUser(c, (user) => user.deleteProjectFile(c.req.param("projectId"), c.req.param("fileId"))))) throw notFound("No such file in this project");
     return c.body(null, 204);
   });

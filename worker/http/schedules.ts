@@ -21,14 +21,14 @@ export const threadScheduleRoutes = new Hono<AppEnv>()
 
 /** The schedule's thread, from the caller's own object: another user's schedule is not found. */
 async function threadOf(c: Context<AppEnv>, id: string): Promise<string> {
-  const threadId = await askUser(c, (user, userId) => user.scheduleThread(userId, id));
+  const threadId = await askUser(c, (user) => user.scheduleThread(id));
   if (!threadId) throw notFound("No such schedule");
   return threadId;
 }
 
 /** Routes under /api/schedules. */
 export const scheduleRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => reply(c, "GET /api/schedules", { schedules: await askUser(c, (user, userId) => user.schedules(userId)) }))
+  .get("/", async (c) => reply(c, "GET /api/schedules", { schedules: await askUser(c, (user) => user.schedules()) }))
   .patch("/:scheduleId", jsonBody("PATCH /api/schedules/:scheduleId", schedulePatch), async (c) => {
     const id = c.req.param("scheduleId");
     const threadId = await threadOf(c, id);

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ftsQuery } from "../user/search";
+import { ftsQuery } from "../user/directory";
 import { askUser, type AppEnv } from "./app-env";
 import { limitParam, queryParams } from "./validate";
 import { reply } from "./reply";
@@ -13,5 +13,5 @@ const query = z.object({
 
 export const searchRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { q, limit, projectId } = queryParams(c, query);
-  return reply(c, "GET /api/search", { results: await askUser(c, (user, userId) => user.search(userId, q, limit, projectId)) });
+  return reply(c, "GET /api/search", { results: await askUser(c, (user) => user.search(q, limit, projectId)) });
 });

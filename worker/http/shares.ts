@@ -4,7 +4,7 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { SharedThread } from "../../protocol";
 import type { Env } from "../env";
-import { holderOf, newShareId, sharedFileKey, shareUrl } from "../user/share-ids";
+import { holderOf, newShareId, sharedFileKey, shareUrl } from "../user/shares";
 import { userStubById, type UserApi } from "../user/stub";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError, notFound } from "./errors";
@@ -27,16 +27,16 @@ export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", async (c
     if (object) await c.env.FILES.put(sharedFileKey(id, file.id), object.body, { httpMetadata: { contentType: file.mediaType } });
   }
   const createdAt = Date.now();
-  await askUser(c, (user, userId) => user.addShare(userId, { id, threadId: who.threadId, createdAt }, { thread: { name }, messages, artifacts }, files.map((f) => f.id)));
+  await askUser(c, (user) => user.addShare({ id, threadId: who.threadId, createdAt }, { thread: { name }, messages, artifacts }, files.map((f) => f.id)));
   return reply(c, "POST /api/threads/:id/shares", { share: { id, threadId: who.threadId, url: shareUrl(new URL(c.req.url).origin, id), createdAt } }, 201);
 });
 
 /** Routes under /api/shares: the owner's. */
 export const shareRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => reply(c, "GET /api/shares", { shares: await askUser(c, (user, userId) => user.shares(userId, new URL(c.req.url).origin)) }))
+  .get("/", async (c) => reply(c, "GET /api/shares", { shares: await askUser(c, (user) => user.shares(new URL(c.req.url).origin)) }))
   .delete("/:shareId", async (c) => {
     const id = c.req.param("shareId");
-    if (!(await askUser(c, (user, userId) => user.deleteShare(userId, id)))) throw noShare();
+    if (!(await askUser(c, (user) => user.deleteShare(id)))) throw noShare();
     return c.body(null, 204);
   });
 

@@ -7,7 +7,7 @@ import { newId } from "../lib/ids";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
-import { askUser, callerOf, fromRoom, projectOp, roomStub, type AppEnv } from "./app-env";
+import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { jsonBody, limitParam, queryParams } from "./validate";
 import { reply } from "./reply";
 
@@ -49,7 +49,7 @@ const messagesQuery = z.object({
 /** A project the thread may join: one of the caller's (400 otherwise, naming it). */
 async function checkProject(c: Context<AppEnv>, id: string | null | undefined): Promise<void> {
   if (!id) return;
-  if (!(await projectOp(c, "get", { id }))) throw new ApiError("invalid_request", "No such project", { issues: [{ path: "projectId", message: "not one of your projects" }] });
+  if (!(await askUser(c, (user) => user.project(id)))) throw new ApiError("invalid_request", "No such project", { issues: [{ path: "projectId", message: "not one of your projects" }] });
 }
 
 export const threadRoutes = new Hono<AppEnv>()
@@ -74,7 +74,7 @@ export const threadRoutes = new Hono<AppEnv>()
     const q = queryParams(c, listQuery);
     const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
     if (cursor === null) throw new ApiError("invalid_request", "Invalid cursor", { issues: [] });
-    const page = await askUser(c, (user, userId) => user.threads(userId, { status: q.status, limit: q.limit, cursor }));
+    const page = await askUser(c, (user) => user.threads({ status: q.status, limit: q.limit, cursor }));
     return reply(c, "GET /api/threads", page);
   })
   .get("/:id", async (c) => reply(c, "GET /api/threads/:id", { thread: fromRoom(await roomStub(c.env, c.req.param("id")).get(callerOf(c))) }))
@@ -88,11 +88,11 @@ export const threadRoutes = new Hono<AppEnv>()
     const who = callerOf(c);
     fromRoom(await roomStub(c.env, who.threadId).get(who));
     // A thread the directory does not hold yet (its report still on the way) has no task threads.
-    const family = (await askUser(c, (user, userId) => user.family(userId, who.threadId))) ?? [who.threadId];
+    const family = (await askUser(c, (user) => user.family(who.threadId))) ?? [who.threadId];
     // The objects first: once one is empty (and tombstoned) nothing can report or mirror its rows again.
     await Promise.all(family.map((threadId) => roomStub(c.env, threadId).destroy({ threadId, userId: who.userId })));
     await deleteThreadFiles(c, who.userId, family);
-    await askUser(c, (user, userId) => user.forget(userId, family));
+    await askUser(c, (user) => user.forget(family));
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {

@@ -33,13 +33,13 @@ export class Outbox {
     )`);
   }
 
-  put(table: MirrorTable, key: string, row: Record<string, unknown>): void {
+  put(table: MirrorTable, key: string, row: object): void {
     // REPLACE gives the row a new id, so a flush that read the older copy leaves this one waiting.
     this.sql.exec(`INSERT OR REPLACE INTO ${this.name} (tbl, key, row) VALUES (?, ?, ?)`, table, key, JSON.stringify(row));
   }
 
   /** The row of `table` with this key goes at the next flush (`keyRow`: its key's fields). */
-  remove(table: MirrorTable, key: string, keyRow: Record<string, unknown>): void {
+  remove(table: MirrorTable, key: string, keyRow: object): void {
     this.put(table, key, { ...keyRow, [DELETED]: true });
   }
 

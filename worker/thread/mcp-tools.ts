@@ -58,7 +58,7 @@ export async function callOffered(
     }
   }
   try {
-    const result = await parts.user(run.ownerId).mcpCall(run.ownerId, { serverId: tool.serverId, tool: tool.tool, input });
+    const result = await parts.user(run.ownerId).mcpCall({ serverId: tool.serverId, tool: tool.tool, input });
     return { content: result.content, isError: result.isError, images: result.images };
   } catch (err) {
     parts.logger.warn("an MCP call could not reach the owner's object", { tool: tool.name, error: String(err) });

@@ -69,7 +69,7 @@ function ownerSink(store: RoomStore, user: (ownerId: string) => UserApi): Sink {
     async write(entries) {
       const ownerId = store.thread.get()?.ownerId;
       if (!ownerId || entries.length === 0) return;
-      await user(ownerId).report(ownerId, entries);
+      await user(ownerId).report(entries);
     },
   };
 }

@@ -130,7 +130,7 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
   return {
     name: def.name,
     env,
-    owner: ownerPort(() => room.user(owner()), owner, contextQuotaOf(configOf(env))),
+    owner: ownerPort(() => room.user(owner()), contextQuotaOf(configOf(env))),
     logger: consoleLogger(`plugin:${def.name}`),
     get settings() {
       return settings();
@@ -169,19 +169,19 @@ export function modelPort(env: Env, config: Config, invoker: Invoker): ModelPort
 }
 
 /** The owner's object, bound to the owner: the plugin names no user. */
-function ownerPort(user: () => UserApi, owner: () => string, quota: ContextQuota): OwnerPort {
+function ownerPort(user: () => UserApi, quota: ContextQuota): OwnerPort {
   return {
     files: {
-      under: (prefix) => user().contextFilesUnder(owner(), prefix),
-      get: (path) => user().contextFile(owner(), path),
-      put: (path, content) => user().putContextFile(owner(), path, content, quota),
-      remove: (paths) => user().deleteContextFiles(owner(), paths),
+      under: (prefix) => user().contextFilesUnder(prefix),
+      get: (path) => user().contextFile(path),
+      put: (path, content) => user().putContextFile(path, content, quota),
+      remove: (paths) => user().deleteContextFiles(paths),
     },
     tasks: {
-      create: (row, bounds) => user().createTask(owner(), row, bounds),
-      get: (id) => user().task(owner(), id),
-      ofThread: (threadId) => user().taskOfThread(owner(), threadId),
-      update: (id, patch) => user().updateTask(owner(), id, patch),
+      create: (row, bounds) => user().createTask(row, bounds),
+      get: (id) => user().task(id),
+      ofThread: (threadId) => user().taskOfThread(threadId),
+      update: (id, patch) => user().updateTask(id, patch),
     },
   };
 }

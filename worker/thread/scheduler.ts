@@ -56,7 +56,7 @@ export class Scheduler {
     const max = this.deps.config.maxSchedulesPerUser;
     let kept: boolean;
     try {
-      kept = await this.deps.user(t.ownerId).countSchedule(t.ownerId, { id, threadId: t.id }, max);
+      kept = await this.deps.user(t.ownerId).countSchedule({ id, threadId: t.id }, max);
     } catch (err) {
       this.deps.logger.warn("the owner's object could not count a new schedule", { error: String(err) });
       return refuse("unavailable", "Your schedules could not be counted just now; try again in a moment", 5);

@@ -57,7 +57,7 @@ export class SpendGuard {
     if (spent === null || spent >= cap * NEAR) {
       try {
         await this.flush(ownerId);
-        this.hold(ownerId, (await this.user(ownerId).spend(ownerId)).spentUsd, now);
+        this.hold(ownerId, (await this.user(ownerId).spend()).spentUsd, now);
         spent = this.known(ownerId, now)!;
       } catch (err) {
         return this.unknown(err);
@@ -78,7 +78,7 @@ export class SpendGuard {
     try {
       const worstUsd = await worst();
       await this.flush(ownerId);
-      const reservation = await this.user(ownerId).reserve(ownerId, run, worstUsd, cap);
+      const reservation = await this.user(ownerId).reserve(run, worstUsd, cap);
       this.hold(ownerId, reservation.spentUsd, now);
       return reservation.ok ? null : capReached(cap, reservation.spentUsd, now);
     } catch (err) {
@@ -117,7 +117,7 @@ export class SpendGuard {
   private async settleAll(ownerId: string): Promise<void> {
     while (this.pending.length) {
       const run = this.pending[0];
-      const state = await this.user(ownerId).settle(ownerId, run, run.usd);
+      const state = await this.user(ownerId).settle(run, run.usd);
       this.pending.shift();
       this.store.put(PENDING, this.pending, Date.now());
       this.hold(ownerId, state.spentUsd, Date.now());

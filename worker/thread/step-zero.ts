@@ -118,9 +118,9 @@ export class StepZero {
     const projectId = this.projectId();
     const user = this.user(ownerId);
     const [contextFiles, project, mcp] = await Promise.all([
-      user.contextForRun(ownerId),
-      projectId ? (user.projects(ownerId, "forRun", { id: projectId }) as Promise<RunProject | null>) : null,
-      user.mcpForRun(ownerId),
+      user.contextForRun(),
+      projectId ? user.projectForRun(projectId) : null,
+      user.mcpForRun(),
     ]);
     return { contextFiles, project, mcp };
   }

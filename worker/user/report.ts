@@ -1,36 +1,32 @@
-// What a thread's object reports after each run (and after a change outside runs): its row for the
-// directory, its text messages for search, its runs' usage, its schedules, its calls waiting for approval. Rows in D1's shape, each idempotent by id:
-// a report retried, or one that crossed a newer one, leaves the newest state.
+// What a thread's object reports after each run (and after a change outside runs), routed to the
+// subsystem that keeps it: its row to the directory, its text messages to search, its calls waiting
+// for approval to the list's badge, its runs' usage to spend, its schedules to the user's list. Rows in
+// D1's shape, each idempotent by id: a report retried, or one that crossed a newer one, leaves the
+// newest state. A thread reports only its own rows, for its owner: anything else is not this user's.
+import type { PendingApproval } from "../../protocol";
 import type { agentRuns, messages, threads } from "../db/schema";
-import type { PendingApproval, Schedule } from "../../protocol";
 import { isRemoval, type OutboxEntry } from "../lib/outbox";
 import type { Directory } from "./directory";
-import type { UserDb } from "./db";
-import { indexMessage } from "./search";
 import type { UserSchedules } from "./schedules";
-import type { Usage } from "./usage";
-import type { WaitingCalls } from "./waiting-calls";
+import type { Spend } from "./spend";
 
 export type ReportEntry = Pick<OutboxEntry, "table" | "row">;
 
-export function applyReport(db: UserDb, parts: { directory: Directory; usage: Usage; schedules: UserSchedules; waiting: WaitingCalls }, userId: string, entries: ReportEntry[]): void {
-  db.transaction(() => {
-    for (const { table, row } of entries) {
-      // A thread reports only its own rows, for its owner: anything else is not this user's to keep.
-      if (table === "threads") {
-        const thread = row as typeof threads.$inferInsert;
-        if (thread.ownerId === userId) parts.directory.upsert(thread);
-      } else if (table === "messages") indexMessage(db, row as typeof messages.$inferInsert);
-      else if (table === "schedules") {
-        if (isRemoval(row)) parts.schedules.remove(String(row.id));
-        else parts.schedules.put(row as unknown as Schedule);
-      } else if (table === "approvals") {
-        const entry = row as { id: string; ownerId: string; pending: PendingApproval[] };
-        if (entry.ownerId === userId) parts.waiting.put(entry.id, entry.pending);
-      } else if (table === "agent_runs") {
-        const run = row as typeof agentRuns.$inferInsert;
-        if (run.ownerId === userId) parts.usage.upsert(run);
-      }
-    }
-  });
+/** The subsystems a report reaches. */
+export interface ReportTargets {
+  directory: Directory;
+  spend: Spend;
+  schedules: UserSchedules;
+}
+
+export function applyReport(to: ReportTargets, userId: string, { table, row }: ReportEntry): void {
+  const mine = row.ownerId === userId;
+  if (table === "threads" && mine) to.directory.upsert(row as typeof threads.$inferInsert);
+  else if (table === "messages") to.directory.index(row as typeof messages.$inferInsert);
+  else if (table === "approvals" && mine) to.directory.waits(String(row.id), row.pending as PendingApproval[]);
+  else if (table === "agent_runs" && mine) to.spend.record(row as typeof agentRuns.$inferInsert);
+  else if (table === "schedules") {
+    if (isRemoval(row)) to.schedules.remove(String(row.id));
+    else to.schedules.put(row);
+  }
 }

@@ -1,8 +1,18 @@
+// How the Worker and the user's threads reach a user's object: by the user's id, which is its name.
 import type { Env } from "../env";
 import type { UserRoom } from "./room";
 
-/** The RPC surface of a user's object. */
-export type UserApi = DurableObjectStub<UserRoom>;
+export type { ReportEntry } from "./report";
+
+/**
+ * The RPC surface of a user's object: its methods as the class declares them, each answering a promise.
+ * The stub's own typings turn a value they cannot prove serializable (JSON typed `unknown`) into
+ * `never`, and a union of answers into something callers cannot read; the class's signatures are the
+ * contract, and the stub is assignable to them.
+ */
+export type UserApi = {
+  [K in Exclude<keyof UserRoom, keyof DurableObject>]: UserRoom[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
 
 /**
  * The user's object: one per user id, wherever it is asked for (a thread's object, the Worker).

@@ -1,34 +1,34 @@
-// The user's thread directory: every thread, as its object last reported it. The list pages by the
-// last row's (lastActivity, id): stable under ties and under threads reported meanwhile.
+// The user's thread directory: every thread, as its object last reported it, with the calls each has
+// waiting for the user (the sidebar's badge), and search over their text messages. The list pages by
+// the last row's (lastActivity, id): stable under ties and under threads reported meanwhile.
 import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import type { ThreadStatus } from "../../protocol";
-import { attachments, messages, tasks, threads, type ThreadRow } from "../db/schema";
-import type { UserDb } from "./db";
-
-export function encodeCursor(row: Pick<ThreadRow, "lastActivity" | "id">): string {
-  return btoa(`${row.lastActivity}:${row.id}`).replace(/=+$/, "");
-}
-
-export function decodeCursor(cursor: string): { lastActivity: number; id: string } | null {
-  try {
-    const [t, id] = atob(cursor).split(":");
-    const lastActivity = Number(t);
-    return Number.isFinite(lastActivity) && id ? { lastActivity, id } : null;
-  } catch {
-    return null;
-  }
-}
+import type { PendingApproval, SearchResult, Thread, ThreadStatus } from "../../../protocol";
+import { messages, threads } from "../../db/schema";
+import { toThread } from "../../db/shapes";
+import type { UserDb, UserStore } from "../store";
+import { encodeCursor, type Cursor } from "./cursor";
+import { createDirectoryTables } from "./schema";
+import { searchMessages } from "./search";
+import { WaitingCalls } from "./waiting-calls";
 
 export interface ListOptions {
   status?: ThreadStatus;
   limit: number;
-  cursor?: { lastActivity: number; id: string };
+  cursor?: Cursor;
 }
 
 export class Directory {
-  constructor(private readonly db: UserDb) {}
+  private readonly db: UserDb;
+  private readonly waiting: WaitingCalls;
 
-  list(opts: ListOptions): { rows: ThreadRow[]; nextCursor?: string } {
+  constructor(store: UserStore) {
+    createDirectoryTables(store.sql);
+    this.db = store.db;
+    this.waiting = new WaitingCalls(store.sql);
+  }
+
+  /** A page of the list, newest activity first; threads with calls waiting are marked with them. */
+  list(opts: ListOptions): { threads: Thread[]; nextCursor?: string } {
     const where: (SQL | undefined)[] = [];
     if (opts.status) where.push(eq(threads.status, opts.status));
     else where.push(inArray(threads.status, ["open", "active", "completed", "failed"]));
@@ -43,17 +43,14 @@ export class Directory {
       .orderBy(desc(threads.lastActivity), desc(threads.id))
       .limit(opts.limit + 1)
       .all();
-    const more = rows.length > opts.limit;
-    const page = more ? rows.slice(0, opts.limit) : rows;
-    return { rows: page, nextCursor: more ? encodeCursor(page[page.length - 1]) : undefined };
+    const page = rows.slice(0, opts.limit);
+    const marked = this.waiting.mark(page.map(toThread));
+    return rows.length > opts.limit ? { threads: marked, nextCursor: encodeCursor(page[page.length - 1]) } : { threads: marked };
   }
 
-  has(id: string): boolean {
-    return this.db.select({ id: threads.id }).from(threads).where(eq(threads.id, id)).get() !== undefined;
-  }
-
-  /** The thread and every task thread below it. */
-  family(id: string): string[] {
+  /** The thread and every task thread below it, or null for a thread not in the directory. */
+  family(id: string): string[] | null {
+    if (!this.db.select({ id: threads.id }).from(threads).where(eq(threads.id, id)).get()) return null;
     const rows = this.db.all<{ id: string }>(sql`
       WITH RECURSIVE family(id) AS (
         SELECT ${id} UNION SELECT t.id FROM ${threads} t JOIN family f ON t.parent_thread_id = f.id
@@ -87,12 +84,25 @@ export class Directory {
       .run();
   }
 
-  /** Deleted threads: their rows, messages, files and tasks go; their usage stays (it was spent). */
+  /** A thread's text message as it reports it (a newer copy replaces it), for search. */
+  index(row: typeof messages.$inferInsert): void {
+    this.db.insert(messages).values(row).onConflictDoUpdate({ target: messages.id, set: row }).run();
+  }
+
+  /** The calls a thread has waiting for the user, as it reports them. */
+  waits(threadId: string, pending: PendingApproval[]): void {
+    this.waiting.put(threadId, pending);
+  }
+
+  search(q: string, limit: number, projectId?: string): SearchResult[] {
+    return searchMessages(this.db, q, limit, projectId);
+  }
+
+  /** Deleted threads: their rows, messages and waiting calls go. */
   forget(ids: string[]): void {
     if (ids.length === 0) return;
     this.db.delete(messages).where(inArray(messages.threadId, ids)).run();
-    this.db.delete(attachments).where(inArray(attachments.threadId, ids)).run();
-    this.db.delete(tasks).where(inArray(tasks.threadId, ids)).run();
     this.db.delete(threads).where(inArray(threads.id, ids)).run();
+    this.waiting.forget(ids);
   }
 }

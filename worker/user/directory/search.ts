@@ -2,9 +2,8 @@
 // the threads report their messages. Only this user's messages are in the index, so a search costs
 // the same however many users the deployment has.
 import { sql } from "drizzle-orm";
-import type { Role, SearchResult } from "../../protocol";
-import { messages } from "../db/schema";
-import type { UserDb } from "./db";
+import type { Role, SearchResult } from "../../../protocol";
+import type { UserDb } from "../store";
 
 // Control characters mark the hits inside snippet(), so the text around them can be escaped whole.
 const HIT_OPEN = "\u0001";
@@ -29,11 +28,6 @@ const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;")
 /** The snippet as HTML: the text escaped, the hits in <mark>. */
 export function markHits(snippet: string): string {
   return escapeHtml(snippet).replaceAll(HIT_OPEN, "<mark>").replaceAll(HIT_CLOSE, "</mark>");
-}
-
-/** A thread's text messages as it reports them (a newer copy of one replaces it). */
-export function indexMessage(db: UserDb, row: typeof messages.$inferInsert): void {
-  db.insert(messages).values(row).onConflictDoUpdate({ target: messages.id, set: row }).run();
 }
 
 /** The best matches of `q`, in every thread of the user or in one project's threads. */

@@ -1,11 +1,9 @@
 // Which of the user's threads have tool calls waiting for their approval (the sidebar's badge), as the
 // threads report them: the list answers them with each thread.
-import type { PendingApproval, Thread } from "../../protocol";
+import type { PendingApproval, Thread } from "../../../protocol";
 
 export class WaitingCalls {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec("CREATE TABLE IF NOT EXISTS waiting_calls (thread_id TEXT PRIMARY KEY, pending TEXT NOT NULL)");
-  }
+  constructor(private readonly sql: SqlStorage) {}
 
   put(threadId: string, pending: PendingApproval[]): void {
     if (pending.length) this.sql.exec("INSERT OR REPLACE INTO waiting_calls VALUES (?, ?)", threadId, JSON.stringify(pending));

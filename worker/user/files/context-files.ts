@@ -2,21 +2,31 @@
 // one writer, so a write is checked against the quota and made in one step, and writes made at once
 // cannot pass it together. Each change goes to D1 through the object's outbox.
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { ContextFile, ContextFileInfo } from "../../protocol";
-import { contextFiles } from "../db/schema";
-import type { ContextQuota } from "../lib/context-quota";
-import type { Outbox } from "../lib/outbox";
-import type { UserDb } from "./db";
+import type { ContextFile, ContextFileInfo } from "../../../protocol";
+import { contextFiles } from "../../db/schema";
+import type { ContextQuota } from "../../lib/context-quota";
+import type { Outbox } from "../../lib/outbox";
+import type { UserDb, UserStore } from "../store";
+
+const TABLE = `CREATE TABLE IF NOT EXISTS context_files (
+  owner_id TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL, bytes INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  PRIMARY KEY (owner_id, path)
+)`;
 
 const info = { path: contextFiles.path, bytes: contextFiles.bytes, updatedAt: contextFiles.updatedAt };
 const whole = { ...info, content: contextFiles.content };
 
 export class ContextFiles {
+  private readonly db: UserDb;
+
   constructor(
-    private readonly db: UserDb,
+    store: UserStore,
     private readonly outbox: Outbox,
     private readonly ownerId: () => string,
-  ) {}
+  ) {
+    store.sql.exec(TABLE);
+    this.db = store.db;
+  }
 
   list(): ContextFileInfo[] {
     return this.db.select(info).from(contextFiles).orderBy(asc(contextFiles.path)).all();

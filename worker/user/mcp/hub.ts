@@ -1,7 +1,7 @@
-// What the routes and the threads ask of the user's MCP servers (one RPC carries them all: `McpOps`
-// names each with its arguments and answer). The user's object is the only MCP client of its user: it
-// holds the connections (closed when idle, so the object can hibernate), the secrets, and the tool
-// lists the threads are given; a thread's tool call comes back here to be made.
+// The user's MCP servers at work: what the routes and the threads ask of them. The user's object is the
+// only MCP client of its user: it holds the connections (closed when idle, so the object can
+// hibernate), the secrets, and the tool lists the threads are given; a thread's tool call comes back
+// here to be made.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { MCP_APPROVALS, type ApiErrorCode, type McpApproval, type McpServer, type McpServerBody, type McpServerPatch } from "../../../protocol";
 import type { McpOffer, McpResult } from "../../lib/mcp-offer";
@@ -10,18 +10,15 @@ import { callTool, connect, listTools, NeedsSignIn, reason, type Connection, typ
 import { asks, McpServers, publicServer, type ServerRow } from "./servers";
 import { StoredAuth } from "./stored-auth";
 
+/** A thread's run's call of a tool. */
+export interface McpCall {
+  serverId: string;
+  tool: string;
+  input: unknown;
+}
+
 /** An answer a route turns into its error shape when it is not `ok`. */
 export type McpAnswer<T> = { ok: true; value: T } | { ok: false; code: ApiErrorCode; message: string };
-
-/** What the routes ask (the threads' runs call `forRun` and `call` by RPC methods of their own). */
-export interface McpOps {
-  add: [{ body: McpServerBody; origin: string }, McpAnswer<McpServer>];
-  list: [Record<string, never>, McpServer[]];
-  update: [{ id: string; patch: McpServerPatch }, McpAnswer<McpServer>];
-  remove: [{ id: string }, boolean];
-  /** The OAuth redirect's query: the server it signed in, or why it did not. */
-  callback: [{ state: string; code?: string; error?: string }, McpAnswer<{ serverId: string }>];
-}
 
 export interface McpEffects {
   /** The tools the threads are given changed: their step 0 reads them again. */
@@ -36,17 +33,16 @@ const IDLE_MS = 60_000;
 
 const fail = (code: ApiErrorCode, message: string): McpAnswer<never> => ({ ok: false, code, message });
 
-export class McpBook {
+export class McpHub {
+  private readonly servers: McpServers;
   private readonly open = new Map<string, { conn: Promise<Connection>; idle?: ReturnType<typeof setTimeout> }>();
 
   constructor(
-    private readonly servers: McpServers,
+    sql: SqlStorage,
     private readonly reach: Reach,
     private readonly effects: McpEffects,
-  ) {}
-
-  async run<K extends keyof McpOps>(op: K, args: McpOps[K][0]): Promise<McpOps[K][1]> {
-    return (this[op] as (a: McpOps[K][0]) => McpOps[K][1] | Promise<McpOps[K][1]>)(args);
+  ) {
+    this.servers = new McpServers(sql);
   }
 
   list(): McpServer[] {
@@ -54,7 +50,7 @@ export class McpBook {
   }
 
   /** Lists the new server's tools before it is kept; one that needs sign-in is kept, waiting for it. */
-  async add({ body, origin }: McpOps["add"][0]): Promise<McpOps["add"][1]> {
+  async add(body: McpServerBody, origin: string): Promise<McpAnswer<McpServer>> {
     const why = refusal(body.url, this.reach.allowLocal);
     if (why) return fail("invalid_request", `This URL cannot be used: ${why}`);
     if (this.servers.byName(body.name)) return fail("conflict", `You already have a server named ${body.name}`);
@@ -70,7 +66,7 @@ export class McpBook {
     return { ok: true, value: publicServer(row) };
   }
 
-  async update({ id, patch }: McpOps["update"][0]): Promise<McpOps["update"][1]> {
+  async update(id: string, patch: McpServerPatch): Promise<McpAnswer<McpServer>> {
     const row = this.servers.get(id);
     if (!row) return fail("not_found", "No such server");
     for (const [tool, setting] of Object.entries(patch.approval ?? {})) {
@@ -89,15 +85,18 @@ export class McpBook {
     return { ok: true, value: publicServer(row) };
   }
 
-  remove({ id }: McpOps["remove"][0]): boolean {
+  remove(id: string): boolean {
     this.drop(id);
     const gone = this.servers.remove(id);
     if (gone) this.effects.changed();
     return gone;
   }
 
-  /** The end of a sign-in: the code for tokens (PKCE), then the tool list. */
-  async callback({ state, code, error }: McpOps["callback"][0]): Promise<McpOps["callback"][1]> {
+  /**
+   * The end of a sign-in, from the OAuth redirect's query: the code for tokens (PKCE), then the tool
+   * list. The server it signed in, or why it did not.
+   */
+  async callback(state: string, code?: string, error?: string): Promise<McpAnswer<{ serverId: string }>> {
     const row = this.servers.get(state.split(".")[0] ?? "");
     if (!row?.secrets.oauth?.state || row.secrets.oauth.state !== state) return fail("not_found", "This sign-in is not one under way");
     delete row.secrets.oauth.state;
@@ -142,7 +141,7 @@ export class McpBook {
   }
 
   /** A thread's call of a tool: its result, or an error result saying why it could not be made. */
-  async call({ serverId, tool, input }: { serverId: string; tool: string; input: unknown }): Promise<McpResult> {
+  async call({ serverId, tool, input }: McpCall): Promise<McpResult> {
     const row = this.servers.get(serverId);
     const refused = (content: string): McpResult => ({ content, images: [], isError: true });
     if (!row) return refused("This MCP server was removed");

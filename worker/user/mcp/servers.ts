@@ -1,6 +1,7 @@
 // The user's MCP servers, in their object's SQLite. The secret half of a row (headers, OAuth client
 // registration, tokens, the PKCE verifier) is kept apart from what `publicServer` answers, and no other
 // table, log line or export ever gets it.
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpApproval, McpServer, McpStatus, McpTool } from "../../../protocol";
 import { newId } from "../../lib/ids";
 
@@ -21,8 +22,8 @@ export interface ServerSecrets {
     redirectUrl: string;
     state?: string;
     codeVerifier?: string;
-    client?: Record<string, unknown>;
-    tokens?: Record<string, unknown>;
+    client?: OAuthClientInformationMixed;
+    tokens?: OAuthTokens;
   };
 }
 

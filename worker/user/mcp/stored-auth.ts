@@ -40,20 +40,20 @@ export class StoredAuth implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.oauth.client as OAuthClientInformationMixed | undefined;
+    return this.oauth.client;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.oauth.client = info as Record<string, unknown>;
+    this.oauth.client = info;
     this.save();
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.oauth.tokens as OAuthTokens | undefined;
+    return this.oauth.tokens;
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.oauth.tokens = tokens as unknown as Record<string, unknown>;
+    this.oauth.tokens = tokens;
     this.save();
   }
 

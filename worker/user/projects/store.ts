@@ -1,7 +1,17 @@
-// The user's projects: a name, instructions and files (their bytes in R2 under the user's storage
+// The user's projects in their object's SQLite: a name, instructions and files (their bytes in R2 under the user's storage
 // quota) that every thread of the project has in its system prompt, and a memory folder of its own.
-import type { Project, ProjectFile } from "../../protocol";
-import { newId } from "../lib/ids";
+import type { Project, ProjectFile } from "../../../protocol";
+import { newId } from "../../lib/ids";
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS projects (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, instructions TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS project_files (
+  id TEXT PRIMARY KEY, project_id TEXT NOT NULL, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL,
+  r2_key TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+`;
 
 type ProjectRow = { id: string; name: string; instructions: string; created_at: number; updated_at: number };
 type FileRow = { id: string; project_id: string; name: string; media_type: string; bytes: number; r2_key: string; created_at: number };
@@ -20,8 +30,10 @@ const file = (r: FileRow): StoredProjectFile => ({
   r2Key: r.r2_key,
 });
 
-export class UserProjects {
-  constructor(private readonly sql: SqlStorage) {}
+export class ProjectTables {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(TABLES);
+  }
 
   create(name: string, instructions: string, now: number): Project {
     const row: ProjectRow = { id: newId("prj", now), name, instructions, created_at: now, updated_at: now };

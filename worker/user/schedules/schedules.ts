@@ -1,7 +1,7 @@
 // The user's schedules across their threads, as the threads report them: the list GET /api/schedules
 // answers (soonest first), where a schedule's id leads (to its thread), and the per-user maximum,
 // counted here in one step so schedules made at once in several threads cannot pass it.
-import type { Schedule } from "../../protocol";
+import type { Schedule } from "../../../protocol";
 
 export class UserSchedules {
   constructor(private readonly sql: SqlStorage) {
@@ -19,13 +19,14 @@ export class UserSchedules {
     return true;
   }
 
-  /** A schedule as its thread reports it (a removal takes it out). */
-  put(schedule: Schedule): void {
+  /** A schedule as its thread reports it (its row, as GET /api/schedules answers it). */
+  put(schedule: Record<string, unknown>): void {
+    const nextRunAt = typeof schedule.nextRunAt === "number" ? schedule.nextRunAt : null;
     this.sql.exec(
       "INSERT OR REPLACE INTO schedules (id, thread_id, next_run_at, row) VALUES (?, ?, ?, ?)",
-      schedule.id,
-      schedule.threadId,
-      schedule.nextRunAt,
+      String(schedule.id),
+      String(schedule.threadId),
+      nextRunAt,
       JSON.stringify(schedule),
     );
   }

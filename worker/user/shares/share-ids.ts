@@ -1,7 +1,7 @@
 // A share's id: the owner's object's id (64 hex digits, a hash that does not give the user id back)
 // then 128 random bits (32 hex digits). The first part leads an anonymous reader's request to the
 // object that holds the share; the second is what cannot be guessed.
-import type { Env } from "../env";
+import type { Env } from "../../env";
 
 const SHARE_ID = /^([0-9a-f]{64})([0-9a-f]{32})$/;
 

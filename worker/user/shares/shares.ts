@@ -1,14 +1,19 @@
 // The user's share links: each a copy of a thread's branch as it was when shared (its files are in R2
 // under `shares/<id>/`), read by anyone with the link. A share's id leads to this object (it begins
 // with the object's id) and holds 128 random bits after it; revoking one removes it at once.
-import type { Share, SharedThread } from "../../protocol";
+import type { Share, SharedThread } from "../../../protocol";
+import { deleteSharedFiles, shareUrl } from "./share-ids";
 
 export type Snapshot = Omit<SharedThread, "share">;
 
 type Row = { id: string; thread_id: string; created_at: number; snapshot: string; files: string };
 
 export class UserShares {
-  constructor(private readonly sql: SqlStorage) {
+  constructor(
+    private readonly sql: SqlStorage,
+    /** Where the shares' copies of their files are. */
+    private readonly files: R2Bucket,
+  ) {
     sql.exec(`CREATE TABLE IF NOT EXISTS shares (
       id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, created_at INTEGER NOT NULL, snapshot TEXT NOT NULL, files TEXT NOT NULL
     )`);
@@ -18,11 +23,12 @@ export class UserShares {
     this.sql.exec("INSERT INTO shares VALUES (?, ?, ?, ?, ?)", id, threadId, now, JSON.stringify(snapshot), JSON.stringify(files));
   }
 
-  list(url: (id: string) => string): Share[] {
+  /** Newest first, each with its link on `origin`. */
+  list(origin: string): Share[] {
     return this.sql
       .exec<Row>("SELECT id, thread_id, created_at FROM shares ORDER BY created_at DESC")
       .toArray()
-      .map((r) => ({ id: r.id, threadId: r.thread_id, url: url(r.id), createdAt: r.created_at }));
+      .map((r) => ({ id: r.id, threadId: r.thread_id, url: shareUrl(origin, r.id), createdAt: r.created_at }));
   }
 
   /** The share as its link shows it, or null (revoked, or never made). */
@@ -37,12 +43,20 @@ export class UserShares {
     return r ? (JSON.parse(r.files) as string[]).includes(fileId) : false;
   }
 
-  /** Revokes shares (by id, or every share of some threads); the ids that were there. */
-  remove(ids: string[]): string[] {
-    return ids.filter((id) => this.sql.exec("DELETE FROM shares WHERE id = ? RETURNING id", id).toArray().length > 0);
+  /** Revokes a share: its link is 404 from now on, its files gone. False: no such share. */
+  async revoke(id: string): Promise<boolean> {
+    return (await this.remove([id])).length > 0;
   }
 
-  ofThreads(threadIds: string[]): string[] {
-    return threadIds.flatMap((t) => this.sql.exec<{ id: string }>("SELECT id FROM shares WHERE thread_id = ?", t).toArray().map((r) => r.id));
+  /** Deleted threads' shares are revoked. */
+  async forgetThreads(threadIds: string[]): Promise<void> {
+    await this.remove(threadIds.flatMap((t) => this.sql.exec<{ id: string }>("SELECT id FROM shares WHERE thread_id = ?", t).toArray().map((r) => r.id)));
+  }
+
+  /** The ids that were there: their rows go at once, their files' copies after. */
+  private async remove(ids: string[]): Promise<string[]> {
+    const gone = ids.filter((id) => this.sql.exec("DELETE FROM shares WHERE id = ? RETURNING id", id).toArray().length > 0);
+    for (const id of gone) await deleteSharedFiles(this.files, id);
+    return gone;
   }
 }

@@ -3,7 +3,7 @@
 // in one step: runs started at once cannot all pass the cap. Today's spend counts the runs the
 // threads reported (usage, `agent_runs`) that the ledger has no row for: with no cap set, or with a
 // settlement still on its way, the total is still every run's.
-import { utcDayStart, DAY_MS } from "../lib/time";
+import { utcDayStart, DAY_MS } from "../../lib/time";
 
 export interface SpendState {
   /** What the user spent today (UTC), reservations of runs under way included. */

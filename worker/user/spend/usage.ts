@@ -1,12 +1,23 @@
 // The user's usage: a row per run (tokens, cost, duration), as the threads report them. Usage outlives
 // its thread: a deleted thread's runs still count, and list with no thread name.
 import { and, desc, eq, gte, type SQL } from "drizzle-orm";
-import type { Run, UsageTotals } from "../../protocol";
-import { agentRuns, threads } from "../db/schema";
-import { toRun } from "../db/shapes";
-import { usageSums } from "../db/usage-sums";
-import { roundUsd } from "../lib/usd";
-import type { UserDb } from "./db";
+import type { Run, UsageTotals } from "../../../protocol";
+import { agentRuns, threads } from "../../db/schema";
+import { toRun } from "../../db/shapes";
+import { usageSums } from "../../db/usage-sums";
+import { roundUsd } from "../../lib/usd";
+import type { UserDb, UserStore } from "../store";
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS agent_runs (
+  id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, owner_id TEXT NOT NULL, task_id TEXT, model TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+  cache_read_tokens INTEGER NOT NULL DEFAULT 0, cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, started_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_runs_started ON agent_runs (started_at);
+CREATE INDEX IF NOT EXISTS agent_runs_thread ON agent_runs (thread_id, started_at);
+`;
 
 export interface UsageQuery {
   threadId?: string;
@@ -14,9 +25,13 @@ export interface UsageQuery {
   limit: number;
 }
 
-
 export class Usage {
-  constructor(private readonly db: UserDb) {}
+  private readonly db: UserDb;
+
+  constructor(store: UserStore) {
+    store.sql.exec(TABLES);
+    this.db = store.db;
+  }
 
   upsert(row: typeof agentRuns.$inferInsert): void {
     this.db.insert(agentRuns).values(row).onConflictDoUpdate({ target: agentRuns.id, set: row }).run();

@@ -1,17 +1,17 @@
 // A user's rows from D1, read once when the user's object is first touched (a deployment from before
 // the object existed, or a user whose object was lost): the directory, text messages for search,
-// usage, context files, tasks and attachments' bytes. What the object already holds is kept: a thread
-// may report before the import ends. A failed read throws, and the next call tries again.
+// usage, context files, tasks and attachments' bytes. What the object already holds is kept (an import
+// that failed part way is tried again whole). A failed read throws, and the next call tries again.
 import { and, eq, gt, inArray } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { database } from "../db/client";
-import { agentRuns, attachments, contextFiles, messages, tasks, threads } from "../db/schema";
-import type { Env } from "../env";
-import type { UserDb } from "./db";
+import { database } from "../../db/client";
+import { agentRuns, attachments, contextFiles, messages, tasks, threads } from "../../db/schema";
+import type { Env } from "../../env";
+import type { UserDb } from ".";
 
 const PAGE = 1_000;
 
-export async function importFromD1(env: Env, db: UserDb, userId: string): Promise<{ rows: number }> {
+export async function importFromD1(env: Env, db: UserDb, userId: string): Promise<number> {
   const d1 = database(env);
   const [threadRows, runRows, fileRows, taskRows, attachmentRows] = await d1.batch([
     d1.select().from(threads).where(eq(threads.ownerId, userId)),
@@ -48,5 +48,5 @@ export async function importFromD1(env: Env, db: UserDb, userId: string): Promis
     keep(tasks, taskRows);
     keep(attachments, attachmentRows);
   });
-  return { rows: threadRows.length + messageRows.length + runRows.length + fileRows.length + taskRows.length + attachmentRows.length };
+  return threadRows.length + messageRows.length + runRows.length + fileRows.length + taskRows.length + attachmentRows.length;
 }

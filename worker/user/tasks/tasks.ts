@@ -2,10 +2,23 @@
 // (parent and child); they live here, so a task's run reads its task without D1, and a new task is
 // checked against its parent's tasks in progress and the user's tasks today in the same step it is made.
 import { and, desc, eq, gte, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { TaskStatus } from "../../protocol";
-import { tasks, type TaskRow } from "../db/schema";
-import { utcDayStart } from "../lib/time";
-import type { UserDb } from "./db";
+import type { Task, TaskStatus } from "../../../protocol";
+import { tasks, type TaskRow } from "../../db/schema";
+import { toTask } from "../../db/shapes";
+import { utcDayStart } from "../../lib/time";
+import type { UserDb, UserStore } from "../store";
+
+const TABLES = `
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, thread_id TEXT NOT NULL, parent_thread_id TEXT,
+  status TEXT NOT NULL DEFAULT 'pending', prompt TEXT NOT NULL, result TEXT, model TEXT, depth INTEGER NOT NULL DEFAULT 1,
+  max_iterations INTEGER NOT NULL, current_iteration INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0,
+  verdict TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_thread ON tasks (thread_id);
+CREATE INDEX IF NOT EXISTS tasks_parent ON tasks (parent_thread_id, status);
+CREATE INDEX IF NOT EXISTS tasks_created ON tasks (created_at);
+`;
 
 const ACTIVE: TaskStatus[] = ["pending", "running", "evaluating"];
 
@@ -19,7 +32,12 @@ export interface TaskBounds {
 export type TaskRefusal = "thread" | "day";
 
 export class UserTasks {
-  constructor(private readonly db: UserDb) {}
+  private readonly db: UserDb;
+
+  constructor(store: UserStore) {
+    store.sql.exec(TABLES);
+    this.db = store.db;
+  }
 
   /** Keeps the task unless its parent has `perThread` tasks in progress or the user `perDay` today. */
   create(row: TaskRow, bounds: TaskBounds, now = Date.now()): { ok: true } | { ok: false; bound: TaskRefusal } {
@@ -47,10 +65,15 @@ export class UserTasks {
   }
 
   /** Newest first: a thread's (as the task's own thread, or as its parent), or all, by status. */
-  list(q: { threadId?: string; status?: TaskStatus }, limit = 500): TaskRow[] {
+  list(q: { threadId?: string; status?: TaskStatus }, limit = 500): Task[] {
     const where: (SQL | undefined)[] = [];
     if (q.threadId) where.push(or(eq(tasks.threadId, q.threadId), eq(tasks.parentThreadId, q.threadId)));
     if (q.status) where.push(eq(tasks.status, q.status));
-    return this.db.select().from(tasks).where(and(...where)).orderBy(desc(tasks.createdAt)).limit(limit).all();
+    return this.db.select().from(tasks).where(and(...where)).orderBy(desc(tasks.createdAt)).limit(limit).all().map(toTask);
+  }
+
+  /** Deleted threads' tasks go with them. */
+  forgetThreads(threadIds: string[]): void {
+    if (threadIds.length) this.db.delete(tasks).where(inArray(tasks.threadId, threadIds)).run();
   }
 }

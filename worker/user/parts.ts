@@ -1,0 +1,76 @@
+// The user's object's subsystems, each built on the store it shares and wired to the others and to the
+// world outside through the few effects it declares (its threads told, its bytes in R2).
+import { database } from "../db/client";
+import { d1Sink } from "../db/mirror";
+import { configOf, type Env } from "../env";
+import { Alarms } from "../lib/alarms";
+import { consoleLogger } from "../lib/logger";
+import { Outbox } from "../lib/outbox";
+import { OutboxFlush } from "../lib/outbox-flush";
+import { Directory } from "./directory";
+import { ContextFiles, StoredFiles } from "./files";
+import { McpHub } from "./mcp";
+import { Projects } from "./projects";
+import { UserSchedules } from "./schedules";
+import { UserShares } from "./shares";
+import { Spend } from "./spend";
+import { UserStore } from "./store";
+import { FirstTouch } from "./store/first-touch";
+import { importFromD1 } from "./store/import";
+import { UserTasks } from "./tasks";
+import { threadCalls } from "./thread-calls";
+
+export type UserParts = ReturnType<typeof userParts>;
+
+export function userParts(ctx: DurableObjectState, env: Env) {
+  const config = configOf(env);
+  const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
+  const store = new UserStore(ctx.storage);
+  const owner = new FirstTouch(store, ctx.id.name);
+  const outbox = new Outbox(store.sql, "outbox");
+  const alarms = new Alarms(ctx.storage);
+  const mirror = new OutboxFlush(outbox, d1Sink(database(env).$client), alarms, consoleLogger("user"), "D1");
+  const threads = threadCalls(env, waitUntil);
+  const directory = new Directory(store);
+  // The threads that ran within step 0's longest cache age drop their copy (older ones read again anyway).
+  const tellThreads = () => threads.invalidate(directory.activeSince(Date.now() - config.step0MaxAgeMs));
+  const stored: StoredFiles = new StoredFiles(store, () => projects.bytes());
+  const projects: Projects = new Projects(store.sql, {
+    threadsIn: (id) => directory.inProject(id),
+    leaveInDirectory: (id) => directory.leaveProject(id),
+    storageUsed: () => stored.used(),
+    invalidate: (ids) => threads.invalidate(ids),
+    leave: (ids, projectId) => threads.leaveProject(ids, projectId),
+    deleteBytes: (keys) => waitUntil(keys.length ? env.FILES.delete(keys) : Promise.resolve()),
+    readText: async (key) => (await env.FILES.get(key))?.text() ?? null,
+  });
+  const spend = new Spend(store);
+  return {
+    store,
+    owner,
+    outbox,
+    alarms,
+    mirror,
+    directory,
+    spend,
+    context: new ContextFiles(store, outbox, () => owner.owner),
+    stored,
+    tasks: new UserTasks(store),
+    schedules: new UserSchedules(store.sql),
+    projects,
+    shares: new UserShares(store.sql, env.FILES),
+    mcp: new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil }),
+    /** The user's files changed: to D1 after this, and the threads holding step 0's copy drop it. */
+    filesChanged() {
+      waitUntil(mirror.flush());
+      tellThreads();
+    },
+    /** The user's rows from D1, the first time (store/first-touch.ts). */
+    open: () =>
+      owner.open(async (userId) => {
+        const rows = await importFromD1(env, store.db, userId);
+        spend.importToday();
+        return rows;
+      }),
+  };
+}
