@@ -1,3 +1,4 @@
+import type { ContextFile } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorDetails } from "../components/ErrorDetails";
@@ -11,6 +12,80 @@ function pathProblem(path: string): string | null {
     return "Use a relative path such as notes/project.md.";
   }
   return null;
+}
+
+/**
+ * A file's text as the user edits it over the server's (which is shown, and kept current, until the
+ * first edit), and whether the server's changed since the edits began: the assistant may write to it.
+ */
+function useEditedText(file: ContextFile | undefined) {
+  /** The text as edited; null until the first edit. */
+  const [edited, setEdited] = useState<string | null>(null);
+  /** The version the edits started from. */
+  const [editedFrom, setEditedFrom] = useState<number | null>(null);
+  const original = file?.content ?? "";
+
+  const edit = (text: string) => {
+    if (edited === null) setEditedFrom(file?.updatedAt ?? null);
+    setEdited(text);
+  };
+
+  /** The saved text is now the server's: what follows starts from it. */
+  const saved = () => {
+    setEdited(null);
+    setEditedFrom(null);
+  };
+
+  const changedMeanwhile = edited !== null && editedFrom !== null && (file?.updatedAt ?? 0) > editedFrom;
+  return { content: edited ?? original, original, edit, saved, changedMeanwhile };
+}
+
+/** The file's path: shown for an existing file, typed (and checked: `problem`) for a new one. */
+function PathField({ path, newPath, problem, onChange }: { path: string | null; newPath: string; problem: string | null; onChange: (path: string) => void }) {
+  const isNew = path === null;
+  return (
+    <>
+      <label htmlFor="context-path" className="small">
+        Path
+      </label>
+      <input
+        id="context-path"
+        data-testid="context-path"
+        className="text-input"
+        placeholder="notes/project.md"
+        value={path ?? newPath}
+        readOnly={!isNew}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={(isNew && newPath !== "" && !!problem) || undefined}
+        aria-describedby="context-path-hint"
+      />
+      <span id="context-path-hint" className="muted small">
+        {isNew ? (newPath && problem ? problem : "A new file; the path must end with .md.") : "Editing an existing file."}
+      </span>
+    </>
+  );
+}
+
+/** Delete, once confirmed by a button that names the file. */
+function DeleteFile({ path, onDelete }: { path: string; onDelete: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming) {
+    return (
+      <button type="button" className="button ghost danger" data-testid="context-delete" onClick={() => setConfirming(true)}>
+        Delete
+      </button>
+    );
+  }
+  return (
+    <>
+      <button type="button" className="button danger" data-testid="context-delete-confirm" onClick={onDelete}>
+        Delete {path}
+      </button>
+      <button type="button" className="button ghost" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+    </>
+  );
 }
 
 /**
@@ -32,25 +107,14 @@ export function ContextFileEditor({
   const save = useSaveContextFile();
   const remove = useDeleteContextFile();
   const [newPath, setNewPath] = useState("");
-  /** The text as edited; null until the first edit (the server's text is shown, kept current). */
-  const [edited, setEdited] = useState<string | null>(null);
-  /** The version the edits started from: the assistant may change the file meanwhile. */
-  const [editedFrom, setEditedFrom] = useState<number | null>(null);
+  const text = useEditedText(file.data);
   const [problem, setProblem] = useState<string | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
 
   const isNew = path === null;
-  const original = file.data?.content ?? "";
-  const content = edited ?? original;
+  const content = text.content;
   const loading = !isNew && file.isPending;
-  const dirty = isNew || content !== original;
+  const dirty = isNew || content !== text.original;
   const newPathProblem = isNew ? pathProblem(newPath.trim()) : null;
-  const changedMeanwhile = edited !== null && editedFrom !== null && (file.data?.updatedAt ?? 0) > editedFrom;
-
-  const edit = (text: string) => {
-    if (edited === null) setEditedFrom(file.data?.updatedAt ?? null);
-    setEdited(text);
-  };
 
   const submit = () => {
     const target = path ?? newPath.trim();
@@ -60,9 +124,7 @@ export function ContextFileEditor({
       { path: target, content },
       {
         onSuccess: () => {
-          // The saved text is now the server's: what follows starts from it.
-          setEdited(null);
-          setEditedFrom(null);
+          text.saved();
           onSaved(target);
         },
       },
@@ -71,23 +133,7 @@ export function ContextFileEditor({
 
   return (
     <section className="split-editor" aria-label="Editor">
-      <label htmlFor="context-path" className="small">
-        Path
-      </label>
-      <input
-        id="context-path"
-        data-testid="context-path"
-        className="text-input"
-        placeholder="notes/project.md"
-        value={path ?? newPath}
-        readOnly={!isNew}
-        onChange={(e) => setNewPath(e.target.value)}
-        aria-invalid={(isNew && newPath !== "" && !!newPathProblem) || undefined}
-        aria-describedby="context-path-hint"
-      />
-      <span id="context-path-hint" className="muted small">
-        {isNew ? (newPath && newPathProblem ? newPathProblem : "A new file; the path must end with .md.") : "Editing an existing file."}
-      </span>
+      <PathField path={path} newPath={newPath} problem={newPathProblem} onChange={setNewPath} />
       <label htmlFor="context-editor" className="small">
         Content
       </label>
@@ -98,9 +144,9 @@ export function ContextFileEditor({
         spellCheck={false}
         value={content}
         disabled={loading}
-        onChange={(e) => edit(e.target.value)}
+        onChange={(e) => text.edit(e.target.value)}
       />
-      {changedMeanwhile && (
+      {text.changedMeanwhile && (
         <div className="inline-note small" role="status" data-testid="context-changed-meanwhile">
           This file changed since you started editing (the assistant may have written to it). Saving replaces that version with yours.
         </div>
@@ -121,26 +167,7 @@ export function ContextFileEditor({
         >
           {save.isPending ? "Saving…" : "Save"}
         </button>
-        {!isNew &&
-          (confirmDelete ? (
-            <>
-              <button
-                type="button"
-                className="button danger"
-                data-testid="context-delete-confirm"
-                onClick={() => remove.mutate(path, { onSuccess: onDeleted })}
-              >
-                Delete {path}
-              </button>
-              <button type="button" className="button ghost" onClick={() => setConfirmDelete(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button ghost danger" data-testid="context-delete" onClick={() => setConfirmDelete(true)}>
-              Delete
-            </button>
-          ))}
+        {!isNew && <DeleteFile path={path} onDelete={() => remove.mutate(path, { onSuccess: onDeleted })} />}
         {outcome && !save.isPending && (
           <span className="ok-text small" role="status">
             {outcome}
