@@ -90,10 +90,31 @@ function costTick(v: number, step: number): string {
   return `$${v.toFixed(decimals)}`;
 }
 
+/** A model's colour: its place in `models`, the series' colours used in turn. */
+const seriesColor = (models: string[], model: string) => `var(--series-${(models.indexOf(model) % SERIES) + 1})`;
+
+/** What the bars' colours and the line stand for. */
+function ChartLegend({ models }: { models: string[] }) {
+  return (
+    <figcaption className="chart-legend">
+      {models.map((m) => (
+        <span key={m} className="legend-item">
+          <span className="legend-swatch" style={{ background: seriesColor(models, m) }} aria-hidden="true" />
+          {m}
+        </span>
+      ))}
+      <span className="legend-item">
+        <span className="legend-line" aria-hidden="true" />
+        cost (right axis)
+      </span>
+    </figcaption>
+  );
+}
+
 export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: number; to: number; models: string[] }) {
   const { size, buckets } = bucketRuns(runs, from, to);
   const span = to - from;
-  const color = (model: string) => `var(--series-${(models.indexOf(model) % SERIES) + 1})`;
+  const color = (model: string) => seriesColor(models, model);
 
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
@@ -179,18 +200,7 @@ export function UsageChart({ runs, from, to, models }: { runs: Run[]; from: numb
         )}
         <line className="chart-axis" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
       </svg>
-      <figcaption className="chart-legend">
-        {models.map((m) => (
-          <span key={m} className="legend-item">
-            <span className="legend-swatch" style={{ background: color(m) }} aria-hidden="true" />
-            {m}
-          </span>
-        ))}
-        <span className="legend-item">
-          <span className="legend-line" aria-hidden="true" />
-          cost (right axis)
-        </span>
-      </figcaption>
+      <ChartLegend models={models} />
     </figure>
   );
 }
