@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { AnswerText } from "./answer-text";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitFiles } from "./file-fit";
@@ -78,7 +79,6 @@ export class InvokeFailure extends Error {
 const MAX_RETRY_DELAY_MS = 30_000;
 /** An upstream that refused the compaction beta is asked again after this long: it may have gained it. */
 const COMPACTION_REFUSAL_MS = 24 * 60 * 60_000;
-const TURN_SEPARATOR = "\n\n";
 
 /** Calls the Messages API for one user turn, running the tool loop, with retries before the first token. */
 export class Invoker {
@@ -121,43 +121,27 @@ export class Invoker {
     const started = Date.now();
     const from = req.resume;
     const turns: ApiMessage[] = from ? [...from.turns] : [{ role: "user", content: [...(req.attachments ?? []), { type: "text", text: req.prompt }] }];
+    const answer = new AnswerText(from?.output ?? "", req.onEvent);
     let usage = from?.usage ?? emptyUsage();
-    let output = from?.output ?? "";
     let toolCalls = from?.toolCalls ?? 0;
     let stopReason: string | null = null;
     let requestStart = 0;
     let firstInputTokens = 0;
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
-    // Text after a tool (ours or the server's) starts a new paragraph, on the wire and in the stored
-    // message alike: the model's text on either side of a search is often not spaced. A tool's input
-    // as it streams (tool_input) is not yet a tool: its tool_call, which follows, is.
-    let afterTool = false;
-    const onEvent = (e: StreamEvent) => {
-      if (e.type === "citations") e = { ...e, at: output.length };
-      if (e.type === "text") {
-        if (afterTool && output.length > 0 && !/\s$/.test(output)) {
-          output += TURN_SEPARATOR;
-          req.onEvent({ type: "text", delta: TURN_SEPARATOR });
-        }
-        afterTool = false;
-        output += e.delta;
-      } else if (e.type !== "thinking" && e.type !== "citations" && e.type !== "tool_input") afterTool = true;
-      req.onEvent(e);
-    };
-    const pointAt = (done: Anthropic.ToolResultBlockParam[]) => (): ResumePoint => ({ turns: [...turns], output, usage: addUsage(usage, progress.usage), toolCalls, done: [...done] });
+    const pointAt = (done: Anthropic.ToolResultBlockParam[]) => (): ResumePoint => ({ turns: [...turns], output: answer.text, usage: addUsage(usage, progress.usage), toolCalls, done: [...done] });
     try {
       if (from) {
         // The tools of the turn the run stopped in, from the one that waited: then the model again.
         const calls = toolUses(turns[turns.length - 1]).filter((c) => !from.done.some((d) => d.tool_use_id === c.id));
-        turns.push({ role: "user", content: await runTools(req, calls, false, onEvent, pointAt, from.done) });
-        afterTool = true;
+        turns.push({ role: "user", content: await runTools(req, calls, false, answer.event, pointAt, from.done) });
+        answer.toolsRan();
       }
       for (let round = from ? turns.filter((t) => t.role === "assistant").length : 0; ; round++) {
         const lastRound = round >= this.opts.maxToolTurns;
-        requestStart = output.length;
-        if (round > 0) afterTool = true;
-        const reply = await this.request(req, [...req.history, ...turns], lastRound, onEvent, progress);
+        requestStart = answer.text.length;
+        if (round > 0) answer.toolsRan();
+        const reply = await this.request(req, [...req.history, ...turns], lastRound, answer.event, progress);
         if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
         progress.usage = emptyUsage();
@@ -168,17 +152,13 @@ export class Invoker {
         const calls = toolUses(turns[turns.length - 1]);
         if (stopReason !== "tool_use" || calls.length === 0) break;
         toolCalls += calls.length;
-        turns.push({ role: "user", content: await runTools(req, calls, lastRound, onEvent, pointAt) });
+        turns.push({ role: "user", content: await runTools(req, calls, lastRound, answer.event, pointAt) });
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
-      usage = addUsage(usage, progress.usage);
-      const kept = completeTurns(turns);
-      const tail = output.slice(requestStart).replace(/^\s+/, "");
-      if (tail) kept.push({ role: "assistant", content: [{ type: "text", text: tail }] });
-      throw new InvokeFailure(classify(err, req.signal), output, kept, usage);
+      throw failure(err, req.signal, answer.text, turns, answer.text.slice(requestStart), addUsage(usage, progress.usage));
     }
-    return { output, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens };
+    return { output: answer.text, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens };
   }
 
   private async request(
@@ -273,6 +253,17 @@ function resultContent(outcome: ToolRun): Anthropic.ToolResultBlockParam["conten
 function toolUses(turn: ApiMessage | undefined): Anthropic.ToolUseBlockParam[] {
   if (turn?.role !== "assistant" || !Array.isArray(turn.content)) return [];
   return turn.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
+}
+
+/**
+ * A fault mid-call, with what the call had got: its text, its whole turns and the text of the request
+ * in flight after them, and what it cost.
+ */
+function failure(err: unknown, signal: AbortSignal, output: string, turns: ApiMessage[], inFlight: string, usage: Usage): InvokeFailure {
+  const kept = completeTurns(turns);
+  const tail = inFlight.replace(/^\s+/, "");
+  if (tail) kept.push({ role: "assistant", content: [{ type: "text", text: tail }] });
+  return new InvokeFailure(classify(err, signal), output, kept, usage);
 }
 
 /** Drops a trailing assistant turn whose tool_use never got its result (the API would refuse it). */
