@@ -53,6 +53,40 @@ export function iterationPrompt(task: Pick<Task, "prompt" | "maxIterations">, it
   );
 }
 
+type Refused = { ok: false; reason: string };
+
+/** What a delegation asks, checked: its prompt, its model (one the deployment offers), its depth. */
+async function checked(ports: TaskPorts, from: Delegator, req: DelegateRequest, limits: Limits): Promise<Refused | { ok: true; prompt: string; model: string; depth: number }> {
+  const prompt = req.prompt.trim();
+  if (!prompt) return { ok: false, reason: "A delegation needs a prompt" };
+  const parentTask = await taskOfThread(ports, from.threadId);
+  const depth = (parentTask?.depth ?? 0) + 1;
+  if (depth > limits.maxDepth) return { ok: false, reason: `Delegation depth limit reached (${limits.maxDepth})` };
+  if (req.model !== undefined && !(await ports.model.offers(req.model))) {
+    return { ok: false, reason: `Unknown model ${JSON.stringify(req.model.slice(0, 100))}: a task may use only the deployment's models` };
+  }
+  return { ok: true, prompt, model: req.model ?? from.model, depth };
+}
+
+/** A new task's row, with the id of the thread it will run in. */
+function taskRow(from: Delegator, task: { prompt: string; model: string; depth: number }, maxIterations: number, now: number): TaskRow {
+  return {
+    id: newId("task", now),
+    ownerId: from.ownerId,
+    threadId: newId("thr", now),
+    parentThreadId: from.threadId,
+    status: "pending",
+    ...task,
+    result: null,
+    verdict: null,
+    maxIterations,
+    currentIteration: 1,
+    costUsd: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** Creates the task thread and its task, then starts the first iteration in the child's object. */
 export async function delegate(
   ports: TaskPorts,
@@ -60,56 +94,21 @@ export async function delegate(
   from: Delegator,
   req: DelegateRequest,
   limits: Limits,
-): Promise<{ ok: true; task: Task } | { ok: false; reason: string }> {
-  const prompt = req.prompt.trim();
-  if (!prompt) return { ok: false, reason: "A delegation needs a prompt" };
-  const parentTask = await taskOfThread(ports, from.threadId);
-  const depth = (parentTask?.depth ?? 0) + 1;
-  if (depth > limits.maxDepth) return { ok: false, reason: `Delegation depth limit reached (${limits.maxDepth})` };
-  const model = req.model ?? from.model;
-  if (req.model !== undefined && !(await ports.model.offers(req.model))) {
-    return { ok: false, reason: `Unknown model ${JSON.stringify(req.model.slice(0, 100))}: a task may use only the deployment's models` };
-  }
-  const now = Date.now();
-  const row: TaskRow = {
-    id: newId("task", now),
-    ownerId: from.ownerId,
-    // The task is counted against the bounds (and kept) before its thread exists: a refused one leaves none.
-    threadId: newId("thr", now),
-    parentThreadId: from.threadId,
-    status: "pending",
-    prompt,
-    result: null,
-    model,
-    depth,
-    verdict: null,
-    // The setting is a ceiling: a request may ask for fewer iterations, never more.
-    maxIterations: Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), limits.maxIterations),
-    currentIteration: 1,
-    costUsd: 0,
-    createdAt: now,
-    updatedAt: now,
-  };
+): Promise<Refused | { ok: true; task: Task }> {
+  const asked = await checked(ports, from, req, limits);
+  if (!asked.ok) return asked;
+  const { prompt, model, depth } = asked;
+  // The setting is a ceiling: a request may ask for fewer iterations, never more.
+  const row = taskRow(from, { prompt, model, depth }, Math.min(Math.max(req.maxIterations ?? limits.maxIterations, 1), limits.maxIterations), Date.now());
+  // The task is counted against the bounds (and kept) before its thread exists: a refused one leaves none.
   const perDay = configOf(ports.env).userTasksPerDay;
   const kept = await ports.owner.tasks.create(row, { perThread: limits.maxConcurrentTasks, perDay });
   if (!kept.ok) {
-    return {
-      ok: false,
-      reason:
-        kept.bound === "thread"
-          ? `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})`
-          : `Daily task limit reached (${perDay} a day); it resets at 00:00 UTC`,
-    };
+    const reason = kept.bound === "thread" ? `Too many tasks in progress for this thread (limit ${limits.maxConcurrentTasks})` : `Daily task limit reached (${perDay} a day); it resets at 00:00 UTC`;
+    return { ok: false, reason };
   }
-  await ports.createThread({
-    id: row.threadId,
-    ownerId: from.ownerId,
-    name: `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`,
-    kind: "task",
-    model,
-    parentThreadId: from.threadId,
-    source: "delegation",
-  });
+  const name = `Task: ${prompt.length > 60 ? `${prompt.slice(0, 60)}…` : prompt}`;
+  await ports.createThread({ id: row.threadId, ownerId: from.ownerId, name, kind: "task", model, parentThreadId: from.threadId, source: "delegation" });
   const task = toTask(row);
   await onCreated(task);
   await ports.broadcast(from.threadId, "task:created", { threadId: from.threadId, task });
