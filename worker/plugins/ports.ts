@@ -1,8 +1,9 @@
-// What a plugin's context lends it of the world outside its own thread's messages: the thread's
-// schedules and artifacts (kept by the thread's object), and the owner's files and tasks (kept by the
-// owner's object). Each port checks what the routes check; a plugin names no user.
-import type { ArtifactInfo, ArtifactType, ContextFile, Schedule, ScheduleBody, ScheduleStatus } from "../../protocol";
-import type { TaskRow } from "../db/schema";
+// What a plugin's context lends it: its own thread (with the thread's schedules and artifacts, kept by
+// the thread's object), the owner's files and tasks (kept by the owner's object), and the model. Each
+// port checks what the routes check; a plugin names no user.
+import type { ArtifactInfo, ArtifactType, ContextFile, Message, MessageKind, MessageMetadata, Role, Schedule, ScheduleBody, ScheduleStatus, Thread, Usage } from "../../protocol";
+import type { agentRuns, metrics, TaskRow } from "../db/schema";
+import type { RunProject } from "../lib/run-project";
 
 /** The tool call that writes an artifact: its thread, its run, and the exchange (user message) it answers. */
 export interface ArtifactCall {
@@ -48,4 +49,52 @@ export interface OwnerPort {
     ofThread(threadId: string): Promise<TaskRow | null>;
     update(id: string, patch: Partial<TaskRow>): Promise<TaskRow | null>;
   };
+}
+
+/** A message a plugin adds to its thread (activity rows, notices); the core fills in the rest. */
+export interface NewMessage {
+  role: Role;
+  kind: MessageKind;
+  content: string;
+  model?: string | null;
+  metadata?: MessageMetadata;
+  /** The input message it belongs with; default: the thread's head. */
+  parentId?: string | null;
+  /** When it happened, from `ctx.now()` (a row stored later still lists in its place); default: now. */
+  createdAt?: number;
+}
+
+/** Rows that only D1 keeps (usage), written through the thread's outbox with its other rows. */
+export type UsageRows = { agent_runs: typeof agentRuns.$inferInsert; metrics: typeof metrics.$inferInsert };
+
+/** The plugin's own thread, as its object lends it: the primary store, local and synchronous. */
+export interface ThreadPort {
+  id(): string | null;
+  /** The thread as stored now, with its owner, and whether a person named it. */
+  get(): (Thread & { ownerId: string; named: boolean }) | null;
+  /** Sets the thread's status (a task thread that ended); clients hear `thread:updated`. */
+  setStatus(status: Thread["status"]): void;
+  /** Names the thread (an automatic title: unlike a person's name, a later title may replace it). */
+  rename(name: string): void;
+  /** Stores a message in the thread (and mirrors it to D1); it is not broadcast. */
+  addMessage(message: NewMessage): Message;
+  /** The text messages of the branch that leads to `beforeMessageId`, oldest first, at most `limit`. */
+  history(beforeMessageId: string, limit: number): Pick<Message, "role" | "content">[];
+  /** The owner's context files, as step 0 last read them (at most STEP0_FRESH_MS old at a run's start). */
+  contextFiles(): ContextFile[];
+  /** The thread's project, as step 0 last read it; null when the thread is in none. */
+  project(): RunProject | null;
+  /** Queues a usage row for D1, in the same flush as the thread's other rows. */
+  mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
+  sockets(): WebSocket[];
+  schedules: SchedulePort;
+  artifacts: ArtifactPort;
+}
+
+export interface ModelPort {
+  /** True without an API key: the offline stand-in answers, so plugins use a fixed rule instead. */
+  offline: boolean;
+  ask(req: { model: string; system: string; prompt: string; maxTokens: number }): Promise<{ text: string; usage: Usage }>;
+  /** Whether the deployment offers this model (MODELS, else the catalog): a thread may use no other. */
+  offers(model: string): Promise<boolean>;
 }
