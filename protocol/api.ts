@@ -1,30 +1,8 @@
 // The HTTP half of PROTOCOL.md as one route map: what each route takes and answers. The Worker's
 // routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
 // typed from the same map, so both sides compile against one declaration.
-import type {
-  Artifact,
-  ArtifactInfo,
-  Attachment,
-  ContextFile,
-  ContextFileInfo,
-  Message,
-  MessageKind,
-  ModelInfo,
-  PluginInfo,
-  Run,
-  SearchResult,
-  Project,
-  ProjectFile,
-  Schedule,
-  Share,
-  SharedThread,
-  Task,
-  TaskStatus,
-  Thread,
-  ThreadKind,
-  ThreadStatus,
-  UsageTotals,
-} from "./shapes";
+import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, ModelInfo, PluginInfo, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
+import type { Attachment, Message, MessageKind, TaskStatus, Thread, ThreadKind, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 
 export interface Health {

@@ -2,7 +2,8 @@
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
 import type { PendingApproval } from "./mcp";
-import type { ArtifactInfo, Citation, Message, Task, TaskStatus, Thread, Usage, WebSource } from "./shapes";
+import type { ArtifactInfo, Task } from "./resources";
+import type { Citation, Message, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
 

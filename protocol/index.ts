@@ -1,5 +1,6 @@
 // PROTOCOL.md in types: the one module the Worker and the web app share.
 export * from "./shapes";
+export * from "./resources";
 export * from "./errors";
 export * from "./events";
 export * from "./api";
