@@ -25,7 +25,7 @@ describe("rate limits", () => {
     const [ann, bob] = [as(users.ann), as(users.bob)];
     const thread = await createThreadVia(ann);
     // Posts are limited by the thread's object (the path the socket's send frames take too).
-    await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (r: ThreadRoom) => void (r.limits.posts = env.TIGHT_LIMITER));
+    await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     for (let i = 0; i < 3; i++) {
       expect((await ann(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${i}` } })).status).toBe(202);
     }

@@ -38,7 +38,7 @@ describe("socket tickets", () => {
     await expectError(await callApp(tokenEnv, `/api/threads/${mine.id}?ticket=${ticket}`), 401, "unauthorized");
 
     const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(mine.id));
-    const stale = await runInDurableObject(room, (r: ThreadRoom) => (r as any).store.tickets.issue(users.alice.id, null, Date.now() - 61_000).ticket);
+    const stale = await runInDurableObject(room, (r: ThreadRoom) => r.parts.store.tickets.issue(users.alice.id, null, Date.now() - 61_000).ticket);
     await expectError(await upgrade(`/api/threads/${mine.id}/ws?ticket=${stale}`), 401, "unauthorized");
     // The ticket for `mine` was not spent by the failed tries elsewhere.
     const ws = await openSocketVia(tokenEnv, `/api/threads/${mine.id}/ws?ticket=${ticket}`);

@@ -1,9 +1,7 @@
 // Helpers for the HTTP tests: the real Hono app under other auth modes, error-shape checks, and
 // direct D1 access for setup and for checking what was (or was not) stored.
 import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
-import type { Outflow } from "../../worker/thread/outflow";
 import type { ThreadRoom } from "../../worker/thread/room";
-import type { ThreadWriter } from "../../worker/thread/writer";
 import { expect } from "vitest";
 import { app } from "../../worker/http/app";
 import { Socket } from "../helpers";
@@ -162,9 +160,8 @@ export async function insertThread(row: {
 export async function setLastActivity(threadId: string, lastActivity: number) {
   const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
   await runInDurableObject(room, async (r: ThreadRoom) => {
-    const inside = r as unknown as { writer: ThreadWriter; outflow: Outflow };
-    inside.writer.updateThread({ lastActivity });
-    await inside.outflow.reported();
+    r.parts.writer.updateThread({ lastActivity });
+    await r.parts.outflow.reported();
   });
 }
 

@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelInfo } from "../../protocol";
 import type { StoredTurn } from "../../worker/invoker/conversation";
-import { Calibration, fitHistory } from "../../worker/thread/context-window";
+import { Calibration, fitHistory } from "../../worker/thread/run/context-window";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { CacheStore } from "../../worker/thread/store/cache";
 import { LongText } from "../../worker/thread/store/long-text";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommands } from "../../worker/thread/commands";
+import { parseCommands } from "../../worker/thread/run/commands";
 
 describe("parseCommands", () => {
   it("finds lines that are exactly /name args", () => {

@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { parseTooLong } from "../../worker/thread/context-window";
+import { parseTooLong } from "../../worker/thread/run/context-window";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, upstreamRequests } from "../helpers";
 import { callApp, expectError } from "../http/util";
 

@@ -21,8 +21,8 @@ async function coldThread() {
   ws.close();
   await settle();
   await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
-    const store = (r as any).store;
-    const held = store.cache.get("step0");
+    const store = r.parts.store;
+    const held = store.cache.get("step0")!;
     store.cache.put("step0", held.value, Date.now() - 11 * 60_000);
   });
   await abortAllDurableObjects();
@@ -62,8 +62,8 @@ describe("prewarm", () => {
     const res = await api("/api/prewarm", { body: { threadId: thread.id } });
     expect(res.status).toBe(204);
     const loaded = await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
-      const p = r as any;
-      return { view: p.view.held?.last ?? null, head: p.store.thread.get().headId, stepZero: p.stepZero.current !== null, started: p.plugins.started !== null };
+      const p = r.parts;
+      return { view: (p.view as any).held?.last ?? null, head: p.store.thread.get()!.headId, stepZero: p.stepZero.current !== null, started: (p.plugins as any).started !== null };
     });
     expect(loaded).toEqual({ view: loaded.head, head: expect.any(String), stepZero: true, started: true });
     expect(await d1BeforeModel(thread.id)).toBe(0);

@@ -10,7 +10,7 @@ import { api, createThread, env, settle, Socket, until } from "../helpers";
 
 const MINUTE = 60_000;
 const roomOf = (name: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(name));
-const storeOf = (room: ThreadRoom): RoomStore => (room as any).store;
+const storeOf = (room: ThreadRoom): RoomStore => room.parts.store;
 
 /** Runs `fn` on the store of an object of its own (no thread in it: the run log and buffer only). */
 const withStore = <T>(fn: (store: RoomStore, sql: SqlStorage) => T) =>

@@ -5,6 +5,7 @@
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { nextRun } from "../../worker/lib/schedule-time";
+import type { ThreadRoom } from "../../worker/thread/room";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, until, userObject } from "../helpers";
 import { tokenUsers } from "../http/util";
 
@@ -170,8 +171,7 @@ describe("limits", () => {
   it("fires do not use up the person's per-minute limit on posts", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const tighten = (r: DurableObject) => void ((r as unknown as { limits: { posts?: RateLimit } }).limits.posts = env.TIGHT_LIMITER);
-    await runInDurableObject(roomOf(thread.id) as DurableObjectStub, tighten);
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     const { schedule } = await create(thread.id, { prompt: "often", every: 2 });
     for (let i = 1; i <= 4; i++) {
       await dueSince(thread.id, schedule.id);

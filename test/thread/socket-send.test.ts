@@ -96,7 +96,7 @@ describe("a send frame", () => {
   it("counts against the per-user rate limit, as POST does, and says when to try again", async () => {
     const { users, tokenEnv, as } = tokenUsers("sender");
     const thread = await createThreadVia(as(users.sender));
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.limits.posts = env.TIGHT_LIMITER));
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.sender.token}` });
     // The tight limiter takes 3 a minute: two sends and a POST, then the fourth (a send) is refused.
     for (const content of ["one", "two"]) expect((await send(ws, { content, clientMessageId: cid() })).event).toBe("accepted");

@@ -3,14 +3,14 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import type { RoomStore } from "../../worker/thread/store";
+import type { UserRoom } from "../../worker/user/room";
 import { roomStub } from "../../worker/thread/room-stub";
 import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests, userObject } from "../helpers";
 import { countRows, insertThread } from "../http/util";
 
 const stubOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
 const inRoom = <T>(threadId: string, fn: (room: ThreadRoom) => T) => runInDurableObject(stubOf(threadId), (room: ThreadRoom) => fn(room));
-const faults = (threadId: string, f: Partial<ThreadRoom["d1Faults"]>) => inRoom(threadId, (room) => void Object.assign(room.d1Faults, f));
+const faults = (threadId: string, f: Partial<ThreadRoom["faults"]["d1"]>) => inRoom(threadId, (room) => void Object.assign(room.faults.d1, f));
 
 async function post(threadId: string, content: string, clientMessageId?: string) {
   return api(`/api/threads/${threadId}/messages`, { body: { content, ...(clientMessageId ? { clientMessageId } : {}) } });
@@ -93,7 +93,7 @@ describe("D1 off the hot path", () => {
     await faults(thread.id, { down: true });
     for (let i = 0; i < 8; i++) expect((await post(thread.id, `while down ${i}`)).status).toBe(202);
     await ws.waitForRunEnd(8, 20_000);
-    const waiting = () => inRoom(thread.id, (room) => (room as unknown as { store: RoomStore }).store.outbox.size());
+    const waiting = () => inRoom(thread.id, (room) => room.parts.store.outbox.size());
     expect(await waiting()).toBeGreaterThan(100);
     // The next run's flush finds D1 back (the retry's backoff has grown past the test's patience).
     await faults(thread.id, { down: false });
@@ -213,17 +213,15 @@ describe("threads from before the object was their store", () => {
 
 describe("step 0's cached inputs", () => {
   const systemText = (body: any) => (body.system ?? []).map((b: any) => b.text).join("\n");
-  type UserInside = { files: { put(path: string, content: string, quota: { files: number; bytes: number }): unknown } };
   /** Writes a file in the user's object without its push to the threads: a change no thread is told of. */
   const putDirect = async (path: string, content: string) => {
     await userObject("local").contextFiles();
-    const stub: DurableObjectStub = env.USER_ROOM.get(env.USER_ROOM.idFromName("local"));
-    await runInDurableObject(stub, (room: DurableObject) => void (room as unknown as UserInside).files.put(path, content, { files: 1_000, bytes: 1 << 24 }));
+    await runInDurableObject(userObject("local"), (room: UserRoom) => void room.parts.context.put(path, content, { files: 1_000, bytes: 1 << 24 }));
   };
   /** Makes the object's copy of step 0's inputs `ageMs` old, as if read that long ago. */
   const age = (threadId: string, ageMs: number) =>
-    inRoom(threadId, (room: any) => {
-      room.stepZero.cached.fetchedAt = Date.now() - ageMs;
+    inRoom(threadId, (room) => {
+      (room.parts.stepZero as any).cached.fetchedAt = Date.now() - ageMs;
     });
 
   it("a change through the API applies from the next run (the active thread's object is told)", async () => {
@@ -258,7 +256,7 @@ describe("step 0's cached inputs", () => {
     await age(thread.id, 6_000);
     await post(thread.id, `stale ${m}`);
     await ws.waitForRunEnd(3);
-    await until(() => inRoom(thread.id, (room: any) => room.stepZero.current.contextFiles.some((f: any) => f.path === path)), Boolean);
+    await until(() => inRoom(thread.id, (room) => room.parts.stepZero.current!.contextFiles.some((f) => f.path === path)), Boolean);
     await post(thread.id, `revalidated ${m}`);
     await ws.waitForRunEnd(4);
     // Older than STEP0_MAX_AGE_MS (10 min): read again before the run.

@@ -53,10 +53,10 @@ describe("the spend cap, held by the user's object", () => {
     const call = as(users.unknown);
     await spentBefore(users.unknown.id, 45);
     const thread = await createThreadVia(call);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = true));
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
     const refused = await expectError(await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } }), 503, "unavailable");
     expect(refused.message).toMatch(/could not be checked/);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello again" } })).status).toBe(202);
     await settle();
   });
@@ -74,12 +74,12 @@ describe("the spend cap, held by the user's object", () => {
     await settle();
     const first = (await userStub(env, users.missed.id).spend()).spentUsd;
     expect(first).toBeGreaterThan(0.015);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = true));
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `two ${m}` } })).status).toBe(202);
     await ws.waitForRunEnd(2);
     await settle();
     expect((await userStub(env, users.missed.id).spend()).spentUsd).toBe(first);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.userFaults.down = false));
+    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
     expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
     expect((await userStub(env, users.missed.id).spend()).spentUsd).toBeGreaterThan(first + 0.015);
     ws.close();

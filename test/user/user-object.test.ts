@@ -174,12 +174,12 @@ describe("the reports and the user's mirror", () => {
     await ws.waitForRunEnd(1);
     await settle();
     const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
-    await runInDurableObject(room, (r: ThreadRoom) => void (r.userFaults.down = true));
+    await runInDurableObject(room, (r: ThreadRoom) => void (r.faults.user.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `ask ${word}` } })).status).toBe(202);
     await ws.waitForRunEnd(2);
     await settle();
     expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);
-    await runInDurableObject(room, (r: ThreadRoom) => void (r.userFaults.down = false));
+    await runInDurableObject(room, (r: ThreadRoom) => void (r.faults.user.down = false));
     // Past the first retry's backoff (1 s), the alarm sends what waits.
     await new Promise((r) => setTimeout(r, 1_100));
     await runDurableObjectAlarm(room);

@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
 import { isId } from "../lib/ids";
-import { roomStub as threadObject, type RoomApi } from "../thread/room-stub";
-import type { Caller, RoomReply } from "../thread/room-reply";
+import { roomStub as threadObject, type Caller, type RoomApi, type RoomReply } from "../thread";
 import { userStub, type UserApi } from "../user/stub";
 import type { AuthVars } from "./auth";
 import { ApiError } from "./errors";

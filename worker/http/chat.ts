@@ -1,7 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import type { Accepted } from "../thread/intake";
-import { clientMessageId, postBody, type PostInput } from "../thread/post-input";
+import { clientMessageId, postBody, type Accepted, type PostInput } from "../thread";
 import { ApiError } from "./errors";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { reply } from "./reply";

@@ -2,7 +2,7 @@
 // user's list across threads, and where a schedule's id leads, from the user's object.
 import { Hono, type Context } from "hono";
 import type { Schedule } from "../../protocol";
-import { scheduleCreate, schedulePatch } from "../thread/schedules";
+import { scheduleCreate, schedulePatch } from "../thread";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { notFound } from "./errors";
 import { reply } from "./reply";

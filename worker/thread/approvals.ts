@@ -10,8 +10,7 @@ import type { StructuredPrompt } from "../plugins/contract";
 import type { Alarms } from "../lib/alarms";
 import type { Broadcaster } from "./broadcaster";
 import type { RoomStore } from "./store";
-import { marked } from "./store/long-text";
-import { pendingApprovals, publicThread } from "./store/thread-row";
+import type { ApprovalRow } from "./store/approvals";
 
 /** How a wait ended. `approve` false: declined by the user, by the clock, or by a stop. */
 export interface Decision {
@@ -19,14 +18,11 @@ export interface Decision {
   reason: "approved" | "declined" | "timeout" | "stopped";
 }
 
-type Row = { run_id: string; tool_use_id: string; decision: number | null; reason: string | null; expires_at: number };
-
 export class Approvals {
   private readonly waiters = new Map<string, (d: Decision) => void>();
 
   constructor(
     private readonly store: RoomStore,
-    private readonly sql: SqlStorage,
     private readonly events: Broadcaster,
     private readonly alarms: Alarms,
     /** The thread's pending calls changed: its report carries them to the owner's list. */
@@ -38,7 +34,7 @@ export class Approvals {
    * question (still open, or decided meanwhile) and does not ask again.
    */
   async wait(call: Omit<PendingApproval, "expiresAt">, ttlMs: number, keep: () => { point: ResumePoint; prompt: StructuredPrompt }, signal: AbortSignal): Promise<Decision> {
-    const row = this.row(call.toolUseId);
+    const row = this.store.approvals.get(call.toolUseId);
     if (row && row.decision !== null) return decisionOf(row);
     if (!row) {
       const expiresAt = Date.now() + ttlMs;
@@ -46,14 +42,7 @@ export class Approvals {
       // The point is built only for a new question: a run that goes on from it asks nothing again.
       const kept = keep();
       this.store.transaction(() => {
-        this.sql.exec(
-          "INSERT INTO approvals (tool_use_id, run_id, tool_name, input, expires_at) VALUES (?, ?, ?, ?, ?)",
-          call.toolUseId, call.runId, call.toolName, JSON.stringify(call.input), expiresAt,
-        );
-        this.sql.exec(
-          "INSERT OR REPLACE INTO run_points (run_id, point, prompt) VALUES (?, ?, ?)",
-          call.runId, this.store.long.put(`point/${call.runId}`, JSON.stringify(kept.point)), this.store.long.put(`prompt/${call.runId}`, JSON.stringify(kept.prompt)),
-        );
+        this.store.approvals.ask(call, expiresAt, { point: JSON.stringify(kept.point), prompt: JSON.stringify(kept.prompt) });
         this.events.emit("tool:approval", { threadId, ...call, expiresAt });
         this.changed();
       });
@@ -76,7 +65,7 @@ export class Approvals {
    * queue must go on from the point.
    */
   decide(runId: string, toolUseId: string, approve: boolean): "unknown" | "decided" | "woken" | "waiting" {
-    const row = this.row(toolUseId);
+    const row = this.store.approvals.get(toolUseId);
     if (!row || row.run_id !== runId) return "unknown";
     if (row.decision !== null) return "decided";
     const held = this.waiters.has(toolUseId);
@@ -87,7 +76,7 @@ export class Approvals {
   /** The alarm: what waited past its time is declined. Answers whether a run must go on from its point. */
   expire(now = Date.now()): boolean {
     let orphaned = false;
-    for (const r of this.sql.exec<Row>("SELECT * FROM approvals WHERE decision IS NULL AND expires_at <= ?", now).toArray()) {
+    for (const r of this.store.approvals.expired(now)) {
       if (!this.waiters.has(r.tool_use_id)) orphaned = true;
       this.settle(r.tool_use_id, { approve: false, reason: "timeout" });
     }
@@ -96,14 +85,13 @@ export class Approvals {
 
   /** When the next open question declines by itself (for the alarm), or null. */
   nextExpiry(): number | null {
-    return this.sql.exec<{ at: number | null }>("SELECT min(expires_at) AS at FROM approvals WHERE decision IS NULL").one().at;
+    return this.store.approvals.nextExpiry();
   }
 
   /** The point a run kept when it began to wait, with its prompt; null for a run that never waited. */
   pointOf(runId: string): { point: ResumePoint; prompt: StructuredPrompt } | null {
-    const [r] = this.sql.exec<{ point: string; prompt: string }>("SELECT point, prompt FROM run_points WHERE run_id = ?", runId).toArray();
-    if (!r) return null;
-    return { point: JSON.parse(this.store.long.get(r.point)) as ResumePoint, prompt: JSON.parse(this.store.long.get(r.prompt)) as StructuredPrompt };
+    const kept = this.store.approvals.pointOf(runId);
+    return kept && { point: JSON.parse(kept.point) as ResumePoint, prompt: JSON.parse(kept.prompt) as StructuredPrompt };
   }
 
   /**
@@ -111,18 +99,11 @@ export class Approvals {
    * (a late answer is told it was decided; they are a few rows a thread).
    */
   forgetRun(runId: string): void {
-    const open = this.sql.exec("UPDATE approvals SET decision = 0, reason = 'stopped' WHERE run_id = ? AND decision IS NULL", runId).rowsWritten > 0;
-    const long = `SELECT point, prompt FROM run_points WHERE run_id = ? AND (${marked("point")} OR ${marked("prompt")})`;
-    for (const r of this.sql.exec<{ point: string; prompt: string }>(long, runId).toArray()) {
-      this.store.long.forget(r.point);
-      this.store.long.forget(r.prompt);
-    }
-    this.sql.exec("DELETE FROM run_points WHERE run_id = ?", runId);
-    if (open) this.changed();
+    if (this.store.approvals.forgetRun(runId)) this.changed();
   }
 
   private settle(toolUseId: string, d: Decision): Decision {
-    this.sql.exec("UPDATE approvals SET decision = ?, reason = ? WHERE tool_use_id = ? AND decision IS NULL", d.approve ? 1 : 0, d.reason, toolUseId);
+    this.store.approvals.decide(toolUseId, d.approve, d.reason);
     this.changed();
     const waiter = this.waiters.get(toolUseId);
     this.waiters.delete(toolUseId);
@@ -132,18 +113,14 @@ export class Approvals {
 
   /** The thread as now stored goes to its sockets and its owner's list. */
   private changed(): void {
-    this.store.thread.setPending(pendingApprovals(this.sql));
+    this.store.thread.pendingChanged();
     const t = this.store.thread.get();
     if (!t) return;
-    this.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
+    this.events.threadUpdated(t);
     this.onChange();
-  }
-
-  private row(toolUseId: string): Row | null {
-    return this.sql.exec<Row>("SELECT run_id, tool_use_id, decision, reason, expires_at FROM approvals WHERE tool_use_id = ?", toolUseId).toArray()[0] ?? null;
   }
 }
 
-function decisionOf(r: Row): Decision {
+function decisionOf(r: ApprovalRow): Decision {
   return { approve: r.decision === 1, reason: (r.reason ?? (r.decision === 1 ? "approved" : "declined")) as Decision["reason"] };
 }

@@ -1,6 +1,7 @@
-import type { EventFrame, EventMap, EventName, StreamEvent } from "../../protocol";
+import type { EventFrame, EventMap, EventName, Message, StreamEvent } from "../../protocol";
 import type { BroadcastFrame } from "../plugins/contract";
-import type { RoomStore } from "./store";
+import type { RoomStore, ThreadRecord } from "./store";
+import { publicThread } from "./store/thread-row";
 
 /** More deltas than a crash can leave unwritten (those sent since the object's last commit). */
 const UNCONFIRMED_DELTAS = 64;
@@ -56,6 +57,11 @@ export class Broadcaster {
     }
     if (delta) this.store.replay.append(seq, json);
     void this.observer.notify("onBroadcast", { ...frame, threadId: thread.id, json });
+  }
+
+  /** The thread as it is now, to its other tabs (with the branch's messages when the branch changed). */
+  threadUpdated(t: ThreadRecord, messages?: Message[]): void {
+    this.emit("thread:updated", { threadId: t.id, thread: publicThread(t), ...(messages ? { messages } : {}) });
   }
 }
 

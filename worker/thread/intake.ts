@@ -3,15 +3,15 @@
 // transaction, with nothing awaited on the way, so concurrent requests see each other exactly.
 import { MAX_ATTACHMENT_BYTES_PER_MESSAGE, MAX_ATTACHMENTS_PER_MESSAGE, MESSAGE_PAGE, type Attachment, type Message, type MessageMetadata, type Thread } from "../../protocol";
 import type { Config } from "../env";
-import { newId } from "../lib/ids";
 import type { Broadcaster } from "./broadcaster";
 import type { Outflow } from "./outflow";
 import type { PostInput } from "./post-input";
 import { ok, refuse, type RoomReply } from "./room-reply";
-import type { RunQueue } from "./run-queue";
+import type { RunQueue } from "./run/queue";
 import type { SpendGuard } from "./spend";
-import type { MessageRecord, RoomStore, ThreadRecord } from "./store";
+import type { RoomStore, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
+import { messageRecord } from "./store/messages";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 
@@ -166,21 +166,18 @@ export class Intake {
   private store(t: ThreadRecord, input: AcceptInput, attachments: Attachment[], parentId: string | null, runs: boolean, branches: boolean): Message {
     const { store, writer, events } = this.deps;
     const now = writer.clock.now();
-    const record: MessageRecord = {
-      id: newId("msg", now),
+    const record = messageRecord({
       threadId: t.id,
       role: input.role ?? "user",
-      kind: "text",
       source: input.source ?? "web",
       content: input.content,
-      model: null,
-      metadata: input.metadata ?? {},
-      clientMessageId: input.clientMessageId ?? null,
+      metadata: input.metadata,
+      clientMessageId: input.clientMessageId,
       parentId: runs ? parentId : t.headId,
       input: runs,
-      ...(attachments.length ? { attachments } : {}),
+      attachments,
       createdAt: now,
-    };
+    });
     writer.addMessage(record);
     const message = store.messages.present(record);
     const thread = writer.updateThread(runs ? { headId: message.id, lastActivity: now } : { lastActivity: now });
@@ -197,6 +194,6 @@ export class Intake {
   /** Other tabs follow a branch change: the thread with its new head, and the branch's messages. */
   private announceBranch(t: ThreadRecord): void {
     const messages = this.deps.store.messages.listBranch(t.headId, { limit: MESSAGE_PAGE }) ?? [];
-    this.deps.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t), messages });
+    this.deps.events.threadUpdated(t, messages);
   }
 }

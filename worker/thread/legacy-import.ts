@@ -6,6 +6,7 @@ import type { MessageMetadata } from "../../protocol";
 import type { Db } from "../db/client";
 import { messages, threads } from "../db/schema";
 import type { RoomStore } from "./store";
+import { messageRecord } from "./store/messages";
 import type { ThreadRecord } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 
@@ -35,20 +36,7 @@ async function importFromD1(db: Db, store: RoomStore, writer: ThreadWriter, thre
     let head: string | null = null;
     for (const m of rows) {
       const input = m.role === "user";
-      writer.addMessage({
-        id: m.id,
-        threadId,
-        role: m.role,
-        kind: m.kind,
-        source: m.source,
-        content: m.content,
-        model: m.model,
-        metadata: (m.metadata ?? {}) as MessageMetadata,
-        clientMessageId: m.clientMessageId,
-        parentId: head,
-        input,
-        createdAt: m.createdAt,
-      });
+      writer.addMessage(messageRecord({ ...m, metadata: (m.metadata ?? {}) as MessageMetadata, threadId, parentId: head, input }));
       if (input) head = m.id;
     }
     writer.createThread({

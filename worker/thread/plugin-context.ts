@@ -9,16 +9,16 @@ import { consoleLogger } from "../lib/logger";
 import { newId } from "../lib/ids";
 import type { ModelPort, NewMessage, NewThread, PluginContext, PluginDefinition, SendOptions, ThreadPort } from "../plugins/contract";
 import type { ArtifactCall, ArtifactPort, OwnerPort, SchedulePort } from "../plugins/ports";
-import type { ArtifactResult } from "./artifacts";
+import type { ArtifactResult } from "./store/artifacts";
 import type { PluginHost } from "../plugins/host";
 import type { Broadcaster } from "./broadcaster";
 import type { AcceptInput, Intake } from "./intake";
+import type { OtherThread } from "./other-threads";
 import { unwrap } from "./room-reply";
-import { roomStub } from "./room-stub";
-import type { Scheduler } from "./scheduler";
-import { scheduleCreate } from "./schedules";
-import type { StepZero } from "./step-zero";
+import { scheduleCreate, type Scheduler } from "./scheduler";
+import type { StepZero } from "./run/step-zero";
 import type { RoomStore } from "./store";
+import { messageRecord } from "./store/messages";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
 import type { UserApi } from "../user/stub";
@@ -30,6 +30,8 @@ export interface PluginRoom {
   model: ModelPort;
   /** The owner's object (a test can take it away). */
   user(ownerId: string): UserApi;
+  /** Another thread's object, by its id. */
+  thread(threadId: string): OtherThread;
   store: RoomStore;
   writer: ThreadWriter;
   events: Broadcaster;
@@ -47,31 +49,13 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
       const t = store.thread.get();
       return t ? { ...publicThread(t), ownerId: t.ownerId, named: t.named } : null;
     },
-    setStatus(status) {
-      const t = writer.updateThread({ status });
-      room.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
-    },
-    rename(name) {
-      const t = writer.updateThread({ name });
-      room.events.emit("thread:updated", { threadId: t.id, thread: publicThread(t) });
-    },
+    setStatus: (status) => room.events.threadUpdated(writer.updateThread({ status })),
+    rename: (name) => room.events.threadUpdated(writer.updateThread({ name })),
     addMessage(m: NewMessage): Message {
       const t = store.thread.get()!;
       const now = m.createdAt ?? room.writer.clock.now();
-      return writer.addMessage({
-        id: newId("msg", now),
-        threadId: t.id,
-        role: m.role,
-        kind: m.kind,
-        source,
-        content: m.content,
-        model: m.model ?? null,
-        metadata: m.metadata ?? {},
-        clientMessageId: null,
-        parentId: m.parentId === undefined ? t.headId : m.parentId,
-        input: false,
-        createdAt: now,
-      });
+      const { parentId = t.headId, ...fields } = m;
+      return writer.addMessage(messageRecord({ ...fields, threadId: t.id, source, parentId, createdAt: now }));
     },
     history(beforeMessageId, limit) {
       const message = store.messages.get(beforeMessageId);
@@ -141,15 +125,15 @@ export function pluginContextFor(def: PluginDefinition<any>, settings: () => Rec
     async sendToThread(threadId: string, content: string, options: SendOptions = {}) {
       const input: AcceptInput = { content, ...options, source: options.source ?? def.name };
       if (local(threadId)) return unwrap(room.intake.accept(room.store.thread.get()!, input)).message;
-      return unwrap(await roomStub(env, threadId).accept({ threadId, userId: owner() }, input)).message;
+      return unwrap(await room.thread(threadId).accept({ threadId, userId: owner() }, input)).message;
     },
     async broadcast<K extends EventName>(threadId: string, event: K, data: EventMap[K]) {
       if (local(threadId)) room.events.emit(event, data);
-      else await roomStub(env, threadId).broadcastEvent({ threadId, userId: owner() }, event, data);
+      else await room.thread(threadId).broadcastEvent({ threadId, userId: owner() }, event, data);
     },
     async createThread(t: NewThread): Promise<Thread> {
       const { id = newId("thr"), ...init } = t;
-      return unwrap(await roomStub(env, id).create({ threadId: id, userId: t.ownerId }, init));
+      return unwrap(await room.thread(id).create({ threadId: id, userId: t.ownerId }, init));
     },
     tasks: {
       created: async (task) => host.notify("onTaskCreate", task),

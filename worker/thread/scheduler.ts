@@ -1,7 +1,9 @@
-// A thread's schedules at work: made, changed and removed for a caller (routes, the schedule plugin's
-// tools), and fired by the alarm. The owner's object holds the list across threads and the per-user
+// A thread's schedules at work: a client's body checked (its fields, then its time against the clock
+// and the settings), made, changed and removed for a caller (routes, the schedule plugin's tools), and
+// fired by the alarm. The owner's object holds the list across threads and the per-user
 // maximum; this object holds the times and fires them, so a fire needs nothing but the object itself.
-import type { Schedule, ScheduleBody, ScheduleStatus } from "../../protocol";
+import { z } from "zod";
+import { isTimeZone, MAX_CONTENT_CHARS, type Schedule, type ScheduleBody, type ScheduleStatus } from "../../protocol";
 import type { Config } from "../env";
 import type { Alarms } from "../lib/alarms";
 import { newId } from "../lib/ids";
@@ -10,8 +12,40 @@ import type { UserApi } from "../user/stub";
 import type { Intake } from "./intake";
 import type { Outflow } from "./outflow";
 import { ok, refuse, type RoomReply } from "./room-reply";
-import { timeProblem, type ScheduleBook } from "./schedules";
+import { cronProblem } from "../lib/schedule-time";
 import type { RoomStore, ThreadRecord } from "./store";
+import type { ScheduleBook } from "./store/schedules";
+
+const fields = {
+  name: z.string().trim().min(1).max(100).optional(),
+  prompt: z
+    .string()
+    .max(MAX_CONTENT_CHARS)
+    .refine((s) => s.trim().length > 0, "must not be empty")
+    .optional(),
+  at: z.number().int().min(0).optional(),
+  every: z.number().int().min(1).optional(),
+  cron: z.string().trim().min(1).max(200).optional(),
+  timezone: z.string().min(1).max(64).optional(),
+  enabled: z.boolean().optional(),
+};
+
+const times = (b: ScheduleBody) => [b.at, b.every, b.cron].filter((t) => t !== undefined).length;
+
+/** A schedule's fields as a client may send them (the checks that need the clock and the settings come after). */
+export const schedulePatch = z.strictObject(fields).refine((b) => times(b) <= 1, "give at most one of at, every and cron");
+export const scheduleCreate = z
+  .strictObject({ ...fields, prompt: fields.prompt.unwrap() })
+  .refine((b) => times(b) === 1, "give exactly one of at (epoch ms), every (seconds) and cron (five fields)");
+
+/** Why this time cannot be a schedule's, or null: a past `at`, a short `every`, a bad cron or timezone. */
+export function timeProblem(b: ScheduleBody, timezone: string, config: Pick<Config, "scheduleMinIntervalS">, now: number): string | null {
+  if (!isTimeZone(timezone)) return `${JSON.stringify(timezone)} is not an IANA timezone (e.g. Europe/Paris)`;
+  if (b.at !== undefined && b.at <= now) return "at must be in the future";
+  if (b.every !== undefined && b.every < config.scheduleMinIntervalS) return `every must be at least ${config.scheduleMinIntervalS} seconds`;
+  if (b.cron !== undefined) return cronProblem(b.cron, timezone);
+  return null;
+}
 
 interface SchedulerDeps {
   store: RoomStore;
@@ -89,7 +123,7 @@ export class Scheduler {
   /** The run a fire started has ended (the schedule plugin hears it). */
   settle(id: string, status: ScheduleStatus): void {
     const schedule = this.book.settle(id, status);
-    if (schedule) this.deps.store.report.put("schedules", id, schedule as unknown as Record<string, unknown>);
+    if (schedule) this.deps.store.report.put("schedules", id, schedule);
   }
 
   /**
@@ -100,8 +134,8 @@ export class Scheduler {
     const t = this.deps.store.thread.get();
     if (!t) return;
     for (const s of this.book.due(now)) {
-      const status = await this.fire(t, s);
-      this.deps.store.report.put("schedules", s.id, this.book.fired(s.id, now, status) as unknown as Record<string, unknown>);
+      const fired = this.book.fired(s.id, now, await this.fire(t, s));
+      if (fired) this.deps.store.report.put("schedules", s.id, fired);
     }
     await this.wake();
     await this.deps.outflow.reported();
@@ -132,7 +166,7 @@ export class Scheduler {
   }
 
   private async changed(schedule: Schedule): Promise<Schedule> {
-    this.deps.store.report.put("schedules", schedule.id, schedule as unknown as Record<string, unknown>);
+    this.deps.store.report.put("schedules", schedule.id, schedule);
     await this.wake();
     await this.deps.outflow.reported();
     return schedule;

@@ -2,10 +2,10 @@
 // and close. Per-socket state lives in the socket's attachment, never in memory only.
 import { CREDENTIAL_EXPIRED } from "../../protocol";
 import type { Broadcaster } from "./broadcaster";
-import type { Accepted } from "./intake";
+import type { Accepted, Intake } from "./intake";
 import type { PostInput } from "./post-input";
-import type { Caller } from "./room-reply";
-import type { RunQueue } from "./run-queue";
+import { refuse } from "./room-reply";
+import type { RunQueue } from "./run/queue";
 import { frameFor, parseClientFrame } from "./socket-frames";
 import type { RoomStore } from "./store";
 
@@ -16,18 +16,13 @@ export interface SocketAttachment {
   expiresAt: number | null;
 }
 
-/** What the object does for a client's frames. */
-export interface FrameActions {
-  stop(): void;
-  post(who: Caller, input: PostInput): Promise<Accepted>;
-}
-
 export class SocketHub {
   constructor(
     private readonly ctx: DurableObjectState,
     private readonly store: RoomStore,
     private readonly events: Broadcaster,
-    private readonly queue: Pick<RunQueue, "runningId">,
+    private readonly queue: Pick<RunQueue, "runningId" | "stop">,
+    private readonly intake: Pick<Intake, "post">,
   ) {}
 
   /**
@@ -72,18 +67,26 @@ export class SocketHub {
    * A client's frame: a ping is answered, a bad frame reported, a stop carried out; a send is posted
    * as the socket's user and answered on this socket only.
    */
-  async onMessage(ws: WebSocket, raw: string | ArrayBuffer, room: FrameActions): Promise<void> {
+  async onMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
     const frame = parseClientFrame(raw);
     if (frame.type === "ping") ws.send(frameFor("pong", {}));
-    else if (frame.type === "stop") room.stop();
+    else if (frame.type === "stop") this.queue.stop();
     else if (frame.type === "invalid") {
       const { code, error: message, clientMessageId } = frame;
       ws.send(frameFor("error", { code, message, ...(clientMessageId ? { clientMessageId } : {}) }));
     } else {
       const { type: _, ...input } = frame;
-      const userId = (ws.deserializeAttachment() as SocketAttachment | null)?.userId ?? "";
-      this.answerSend(ws, frame.clientMessageId, await room.post({ threadId: this.store.thread.get()?.id ?? "", userId }, input));
+      this.answerSend(ws, frame.clientMessageId, await this.post(ws, input));
     }
+  }
+
+  /** A send frame, posted as the socket's user: the path a POST takes from its checks on. */
+  private post(ws: WebSocket, input: PostInput): Promise<Accepted> {
+    const userId = (ws.deserializeAttachment() as SocketAttachment | null)?.userId ?? "";
+    const t = this.store.thread.get();
+    // The socket was opened for the owner; a thread deleted meanwhile has no row.
+    if (!t || t.ownerId !== userId) return Promise.resolve(refuse("not_found", "Thread not found"));
+    return this.intake.post(t, userId, input);
   }
 
   /** A send frame's answer: `accepted`, or `error` with the code POST would answer. */

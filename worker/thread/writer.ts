@@ -35,6 +35,14 @@ export class ThreadWriter {
     return publicMessage(m);
   }
 
+  /** The calls waiting for the user's approval, for the owner's list (its badge); false without a thread. */
+  reportApprovals(): boolean {
+    const t = this.store.thread.get();
+    if (!t) return false;
+    this.store.report.put("approvals", t.id, { id: t.id, ownerId: t.ownerId, pending: t.pendingApprovals ?? [] });
+    return true;
+  }
+
   /** Usage rows live in D1 and, a run's, in the owner's ledger; they travel with the next flushes. */
   mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void {
     if (table === "metrics") {

@@ -21,7 +21,8 @@ import type { LedgerRun, UsageQuery } from "./spend";
 import type { TaskBounds } from "./tasks";
 
 export class UserRoom extends DurableObject<Env> {
-  private readonly parts: UserParts;
+  /** Its subsystems (parts.ts); only tests reach them from outside, in the object. */
+  readonly parts: UserParts;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

@@ -2,8 +2,8 @@
 // from the most stable text to the least, so that a change keeps the cached prefix before it: this
 // base (the thread's id and kind, which never change), then what plugins append (guides, context
 // files), and last, in a block of its own, what a person changes: the thread's name and instructions.
-import type { Thread, ThreadKind } from "../../protocol";
-import type { StructuredPrompt } from "../plugins/contract";
+import type { Thread, ThreadKind } from "../../../protocol";
+import type { StructuredPrompt } from "../../plugins/contract";
 
 const KIND_INSTRUCTIONS: Record<ThreadKind, string> = {
   general: "You are a helpful assistant in a chat thread. Answer in Markdown.",

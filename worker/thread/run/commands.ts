@@ -1,5 +1,5 @@
-import type { Message } from "../../protocol";
-import type { Command } from "../plugins/contract";
+import type { Message } from "../../../protocol";
+import type { Command } from "../../plugins/contract";
 
 const COMMAND_LINE = /^\/([a-z][a-z0-9-]*)(?:[ \t]+(.*))?$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;

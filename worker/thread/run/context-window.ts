@@ -3,11 +3,11 @@
 // estimate is calibrated per thread against the API's own count, and a "prompt is too long" answer
 // teaches the thread the real limit, so the next try (and every later run) fits.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelInfo } from "../../protocol";
-import { refTokens, refOf } from "../invoker/attachment-refs";
-import { estimateTokens, windowByBudget, type StoredTurn } from "../invoker/conversation";
-import { isCompaction, type ApiContent, type ApiMessage, type ModelTool } from "../invoker/types";
-import type { CacheStore } from "./store/cache";
+import type { ModelInfo } from "../../../protocol";
+import { refTokens, refOf } from "../../invoker/attachment-refs";
+import { estimateTokens, windowByBudget, type StoredTurn } from "../../invoker/conversation";
+import { isCompaction, type ApiContent, type ApiMessage, type ModelTool } from "../../invoker/types";
+import type { CacheStore } from "../store/cache";
 
 /** The share of a too-long prompt's stated maximum a retry aims for. */
 const MARGIN = 0.95;

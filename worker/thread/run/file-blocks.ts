@@ -1,10 +1,10 @@
 // The bytes behind attachment references, read from R2 just before a request and kept in memory for
 // the next ones (a thread's files are sent again with every turn that still sees them). A reference
 // is to a file of the thread, or of its project (whose images and PDFs open every request).
-import { expandRefs, type AttachmentRef } from "../invoker/attachment-refs";
-import type { ApiContent, ApiMessage } from "../invoker/types";
-import type { RunProject } from "../lib/run-project";
-import type { FileStore } from "./store/files";
+import { expandRefs, type AttachmentRef } from "../../invoker/attachment-refs";
+import type { ApiContent, ApiMessage } from "../../invoker/types";
+import type { RunProject } from "../../lib/run-project";
+import type { FileStore } from "../store/files";
 
 const CACHE_BYTES = 32 * 1024 * 1024;
 

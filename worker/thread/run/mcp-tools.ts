@@ -2,12 +2,12 @@
 // order, so the request's tool definitions stay in the cached prefix), and called through the owner's
 // object, which holds the connections and secrets. A call whose tool asks waits for the user first
 // (approvals.ts); a declined or expired one goes back to the model as an error result saying so.
-import type { PendingApproval } from "../../protocol";
-import type { CustomTool, ResumePoint, ToolRun } from "../invoker/types";
-import type { McpOffer, McpOfferTool } from "../lib/mcp-offer";
-import type { RunInfo, StructuredPrompt } from "../plugins/contract";
-import type { Decision } from "./approvals";
-import type { RunParts } from "./run-parts";
+import type { PendingApproval } from "../../../protocol";
+import type { CustomTool, ResumePoint, ToolRun } from "../../invoker/types";
+import type { McpOffer, McpOfferTool } from "../../lib/mcp-offer";
+import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
+import type { Decision } from "../approvals";
+import type { RunParts } from "./parts";
 
 export type OfferedTool = McpOfferTool & { serverId: string };
 

@@ -2,18 +2,18 @@
 // (thinking, max_tokens, compaction); the history is what fits its window; a "prompt is too long"
 // answer is learned from and the call tried again, smaller, up to three times. A run never fails
 // while its newest message alone fits.
-import { refBlock } from "../invoker/attachment-refs";
-import { RunError } from "../invoker/errors";
-import { InvokeFailure } from "../invoker/invoke";
-import { thinkingFor } from "../invoker/request";
-import type { ApiContent, ApiMessage, InvokeResult, ResumePoint } from "../invoker/types";
+import { refBlock } from "../../invoker/attachment-refs";
+import { RunError } from "../../invoker/errors";
+import { InvokeFailure, type InvokeRequest } from "../../invoker/invoke";
+import { thinkingFor } from "../../invoker/request";
+import type { ApiContent, ApiMessage, InvokeResult, ResumePoint } from "../../invoker/types";
 import { callOffered, definitions, offeredTools, type RunHold } from "./mcp-tools";
-import type { RunInfo, StructuredPrompt } from "../plugins/contract";
+import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
 import { threadSection } from "./base-prompt";
 import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./context-window";
-import type { RunParts } from "./run-parts";
-import type { RunRecorder } from "./run-recorder";
-import type { MessageRecord } from "./store/messages";
+import type { RunParts } from "./parts";
+import type { RunRecorder } from "./recorder";
+import type { MessageRecord } from "../store/messages";
 
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
@@ -42,6 +42,41 @@ export interface CallOptions {
   resume?: ResumePoint;
 }
 
+/** The request of a run's model call, but for its history (fitted to the window at each attempt). */
+async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, prompt: StructuredPrompt, rec: RunRecorder, signal: AbortSignal, opts: CallOptions) {
+  const { invoker, config } = deps;
+  const model = await invoker.modelInfo(run.model);
+  const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
+  const attachments = message.attachments?.map(refBlock) ?? [];
+  const project = projectBlocks(deps);
+  const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
+  const tools = [...deps.plugins.tools(), ...definitions(offered)];
+  // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
+  const system = [prompt.system, threadSection(run.thread)];
+  const request: Omit<InvokeRequest, "history" | "compactAt"> = {
+    model: run.model,
+    system,
+    prompt: prompt.prompt,
+    attachments,
+    prepare: (messages) => deps.files.prepare(opening(messages, project)),
+    tools,
+    resume: opts.resume,
+    runTool: (name, input, toolUseId, resumable) => {
+      const mcp = offered.get(name);
+      if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
+      return deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal });
+    },
+    onEvent: (e) => rec.stream(e),
+    onContentEnd: () => rec.flush(),
+    signal,
+    thinking: invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens),
+    maxTokens,
+    onCompaction: () => rec.step({ step: "compacted" }),
+    onCompactionRefused: () => deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId }),
+  };
+  return { model, maxTokens, request, fixed: fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools) };
+}
+
 export async function callModel(
   deps: RunParts,
   run: RunInfo,
@@ -52,47 +87,15 @@ export async function callModel(
   opts: CallOptions = {},
 ): Promise<InvokeResult> {
   const { invoker, config, calibration } = deps;
-  const model = await invoker.modelInfo(run.model);
-  const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
-  const thinking = invoker.offline ? null : thinkingFor(model, config.thinking, maxTokens);
-  const attachments = message.attachments?.map(refBlock) ?? [];
-  const project = projectBlocks(deps);
-  const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
-  const tools = [...deps.plugins.tools(), ...definitions(offered)];
-  // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
-  const system = [prompt.system, threadSection(run.thread)];
-  const fixed = fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools);
+  const { model, maxTokens, request, fixed } = await requestOf(deps, run, message, prompt, rec, signal, opts);
   const turns = sinceCompaction(deps.view.before(message.parentId).turns);
-
   for (let attempt = 0; ; attempt++) {
     const budget = calibration.budget(model, maxTokens, config.contextTokenBudget);
     const { history, dropped, estimate } = fitHistory(turns, budget / calibration.ratio - fixed);
     if (dropped) deps.logger.info("history trimmed to the window", { threadId: run.threadId, droppedExchanges: dropped, budget });
     const compactAt = model.compaction ? Math.floor(budget * COMPACT_AT) : null;
     try {
-      const result = await invoker.invoke({
-        model: run.model,
-        system,
-        prompt: prompt.prompt,
-        attachments,
-        prepare: (messages) => deps.files.prepare(opening(messages, project)),
-        history,
-        tools,
-        resume: opts.resume,
-        runTool: (name, input, toolUseId, resumable) => {
-          const mcp = offered.get(name);
-          if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
-          return deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal });
-        },
-        onEvent: (e) => rec.stream(e),
-        onContentEnd: () => rec.flush(),
-        signal,
-        thinking,
-        maxTokens,
-        compactAt,
-        onCompaction: () => rec.step({ step: "compacted" }),
-        onCompactionRefused: () => deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId }),
-      });
+      const result = await invoker.invoke({ ...request, history, compactAt });
       calibration.observe(result.firstInputTokens, fixed + estimate);
       return result;
     } catch (err) {

@@ -1,18 +1,18 @@
 // What one run uses of its thread's object. The object builds these once; every run shares them.
-import type { Config } from "../env";
-import type { Invoker } from "../invoker/invoke";
-import type { Logger } from "../lib/logger";
-import type { PluginHost } from "../plugins/host";
-import type { UserApi } from "../user/stub";
-import type { Approvals } from "./approvals";
-import type { Broadcaster } from "./broadcaster";
+import type { Config } from "../../env";
+import type { Invoker } from "../../invoker/invoke";
+import type { Logger } from "../../lib/logger";
+import type { PluginHost } from "../../plugins/host";
+import type { UserApi } from "../../user/stub";
+import type { Approvals } from "../approvals";
+import type { Broadcaster } from "../broadcaster";
 import type { Calibration } from "./context-window";
 import type { FileBlocks } from "./file-blocks";
-import type { ModelView } from "./model-view";
-import type { SpendGuard } from "./spend";
+import type { ModelView } from "../model-view";
+import type { SpendGuard } from "../spend";
 import type { StepZero } from "./step-zero";
-import type { RoomStore } from "./store";
-import type { ThreadWriter } from "./writer";
+import type { RoomStore } from "../store";
+import type { ThreadWriter } from "../writer";
 
 export interface RunParts {
   store: RoomStore;

@@ -2,16 +2,17 @@
 // lost. A watchdog alarm beats while there is work: after an eviction or restart (a deploy) it wakes
 // the object, which finishes what the last instance left: a stored run gets its end event, and a run
 // cut off mid-way is recovered (Run.recover: answered again, or failed as `interrupted`).
-import type { D1Usage } from "../db/client";
-import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../invoker/errors";
-import { newId } from "../lib/ids";
-import type { Alarms } from "../lib/alarms";
-import type { Mirrored } from "./outflow";
+import type { D1Usage } from "../../db/client";
+import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../../invoker/errors";
+import { newId } from "../../lib/ids";
+import type { Alarms } from "../../lib/alarms";
+import type { Mirrored } from "../outflow";
+import { sendEnd } from "./ending";
 import { Run } from "./run";
-import type { RunParts } from "./run-parts";
-import type { InboxItem, ThreadRecord } from "./store";
+import type { RunParts } from "./parts";
+import type { InboxItem, ThreadRecord } from "../store";
 import type { RunHold } from "./mcp-tools";
-import type { RunOutcome } from "../plugins/contract";
+import type { RunOutcome } from "../../plugins/contract";
 
 const HEARTBEAT_MS = 30_000;
 /**
@@ -75,7 +76,7 @@ export class RunQueue {
    */
   async prewarm(t: ThreadRecord): Promise<void> {
     this.parts.view.before(t.headId);
-    await Promise.all([Run.stepZero(this.parts, t.ownerId), this.parts.spend.check(t.ownerId)]);
+    await Promise.all([this.parts.stepZero.ready(t.ownerId), this.parts.spend.check(t.ownerId)]);
   }
 
   /** A message was queued: the watchdog is armed, and the queue runs. */
@@ -88,7 +89,7 @@ export class RunQueue {
   recover(): void {
     const thread = this.store.thread.get();
     if (!thread) return;
-    for (const run of this.store.runs.unended()) Run.end(this.parts, thread.id, run.runId, run.end!);
+    for (const run of this.store.runs.unended()) sendEnd(this.parts, thread.id, run.runId, run.end!);
   }
 
   /**

@@ -1,10 +1,10 @@
 // A run's own record of what happened, which the pipeline returns (the seed's return value): the
 // steps, the stream (deltas coalesced for sockets, merged into whole blocks for plugins), and the
 // plugins' stream and step hooks still running.
-import { applyWebEvent, NO_WEB, type PipelineStep, type StreamEvent, type WebActivity } from "../../protocol";
-import type { RunInfo, RunOutcome, StepInfo } from "../plugins/contract";
-import { DeltaCoalescer } from "./broadcaster";
-import type { RunParts } from "./run-parts";
+import { applyWebEvent, NO_WEB, type PipelineStep, type StreamEvent, type WebActivity } from "../../../protocol";
+import type { RunInfo, RunOutcome, StepInfo } from "../../plugins/contract";
+import { DeltaCoalescer } from "../broadcaster";
+import type { RunParts } from "./parts";
 
 export class RunRecorder {
   readonly steps: PipelineStep[] = [];

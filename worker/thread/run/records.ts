@@ -1,29 +1,15 @@
 // The records a run leaves, each declared once: the assistant's message, the run's end, the turns
 // of an exchange the model did not answer in whole.
-import type { EventMap } from "../../protocol";
-import type { RunError } from "../invoker/errors";
-import type { ApiMessage } from "../invoker/types";
-import { newId } from "../lib/ids";
-import type { MessageRecord } from "./store/messages";
-import type { RunEnd } from "./store";
+import type { EventMap } from "../../../protocol";
+import type { RunError } from "../../invoker/errors";
+import type { ApiMessage } from "../../invoker/types";
+import { messageRecord, type MessageRecord } from "../store/messages";
+import type { RunEnd } from "../store";
 
 /** The assistant's answer to input message `parentId`, as stored. */
 export function assistantMessage(fields: { threadId: string; parentId: string; content: string; model: string; metadata: Record<string, unknown>; now: number }): MessageRecord {
-  const { threadId, parentId, content, model, metadata, now } = fields;
-  return {
-    id: newId("msg", now),
-    threadId,
-    role: "assistant",
-    kind: "text",
-    source: "assistant",
-    content,
-    model,
-    metadata,
-    clientMessageId: null,
-    parentId,
-    input: false,
-    createdAt: now,
-  };
+  const { now: createdAt, ...rest } = fields;
+  return messageRecord({ ...rest, role: "assistant", source: "assistant", createdAt });
 }
 
 export const completedEnd = (commandsHandled: string[], commandsUnhandled: string[], durationMs: number): RunEnd & { status: "completed" } => ({

@@ -1,24 +1,24 @@
-// One run: the seed's handleMessage, steps 0 to 8 around one streamed model call, from pipeline:start
-// to its one end event (how it ends, and what recovery needs of that, is RunEnding's). Everything it
+// One run: the seed's handleMessage, from pipeline:start through steps 0 to 4 to the model's answer;
+// how it ends from there (steps 5 to 8, or a failure) is its RunEnding's (ending.ts). Everything it
 // reads and writes is the thread object's own storage; D1 hears of the run afterwards, in one flush.
 // The core stores only what the seed calls innate (the answer, sessionId, lastActivity); the rest
 // (activity rows, usage) is plugins'.
-import { classify, RunError } from "../invoker/errors";
-import { InvokeFailure } from "../invoker/invoke";
-import { estimateTokens } from "../invoker/conversation";
-import { costUsd } from "../invoker/prices";
-import { emptyUsage, type InvokeResult } from "../invoker/types";
-import type { RunHold } from "./mcp-tools";
-import type { RunInfo, RunOutcome, StructuredPrompt } from "../plugins/contract";
+import { classify, RunError } from "../../invoker/errors";
+import { estimateTokens } from "../../invoker/conversation";
+import { costUsd } from "../../invoker/prices";
+import { emptyUsage } from "../../invoker/types";
+import type { Logger } from "../../lib/logger";
+import type { RunInfo, RunOutcome, StructuredPrompt } from "../../plugins/contract";
+import type { InboxItem, MessageRecord } from "../store";
+import { publicMessage } from "../store/messages";
+import { publicThread } from "../store/thread-row";
 import { basePrompt } from "./base-prompt";
-import { commandsOf } from "./commands";
+import { RunEnding } from "./ending";
+import type { RunHold } from "./mcp-tools";
 import { callModel } from "./model-call";
-import { RunEnding } from "./run-ending";
-import type { RunParts } from "./run-parts";
-import { RunRecorder } from "./run-recorder";
-import { completedEnd, partialTurns } from "./run-records";
-import { publicMessage } from "./store/messages";
-import { publicThread } from "./store/thread-row";
+import type { RunParts } from "./parts";
+import { RunRecorder } from "./recorder";
+import { partialTurns } from "./records";
 
 /** What the system prompt, the tools and the context files may add to a run's input, at most. */
 const PROMPT_ALLOWANCE_TOKENS = 8_000;
@@ -26,7 +26,27 @@ const PROMPT_ALLOWANCE_TOKENS = 8_000;
 /** How often one message's run starts again by itself after a restart cut it short. */
 const MAX_RESTARTS = 1;
 
-export class Run extends RunEnding {
+export class Run {
+  private readonly parts: RunParts;
+  private readonly message: MessageRecord | null;
+  private readonly ending: RunEnding;
+
+  constructor(
+    parts: RunParts,
+    readonly id: string,
+    private readonly item: InboxItem,
+  ) {
+    // Each line of the run names it, and the request that queued it (X-Request-Id).
+    const logger = parts.logger.with({ runId: id, ...(item.requestId ? { requestId: item.requestId } : {}) });
+    this.parts = { ...parts, logger };
+    this.message = parts.store.messages.get(item.messageId);
+    this.ending = new RunEnding(this.parts, id, item, this.message);
+  }
+
+  get logger(): Logger {
+    return this.parts.logger;
+  }
+
   get taskId(): string | null {
     return this.item.taskId;
   }
@@ -62,9 +82,9 @@ export class Run extends RunEnding {
       // Step 4: the model, streamed.
       rec.step({ step: "invoking", detail: run.model });
       onModelRequest?.();
-      return await this.finish(run, rec, prompt, await callModel(this.parts, run, this.message!, prompt, rec, signal, { hold }));
+      return await this.ending.completed(run, rec, prompt, await callModel(this.parts, run, this.message!, prompt, rec, signal, { hold }));
     } catch (err) {
-      return this.failWith(run, rec, err, prompt);
+      return this.ending.failed(run, rec, err, prompt);
     }
   }
 
@@ -78,43 +98,10 @@ export class Run extends RunEnding {
     const run = await this.begin();
     const rec = new RunRecorder(this.parts, run);
     try {
-      return await this.finish(run, rec, kept.prompt, await callModel(this.parts, run, this.message!, kept.prompt, rec, signal, { hold, resume: kept.point }));
+      return await this.ending.completed(run, rec, kept.prompt, await callModel(this.parts, run, this.message!, kept.prompt, rec, signal, { hold, resume: kept.point }));
     } catch (err) {
-      return this.failWith(run, rec, err, kept.prompt);
+      return this.ending.failed(run, rec, err, kept.prompt);
     }
-  }
-
-  /** Steps 5 to 8, once the model is done. */
-  private async finish(run: RunInfo, rec: RunRecorder, prompt: StructuredPrompt, result: InvokeResult): Promise<RunOutcome> {
-    const { plugins } = this.parts;
-    await rec.drained();
-    // The run's end writes wait for the next turn, so they never share a commit with this turn's
-    // frames (a frame leaves once the writes before it are durable: the output gate).
-    await nextTurn();
-    // Step 5: plugins hear the result; they cannot change it.
-    await plugins.notify("onAfterInvoke", result, run);
-    const tokens = result.usage.inputTokens + result.usage.outputTokens;
-    rec.step({ step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
-    // Step 4b and the innate writes: the answer, the turns, the thread; the run leaves the queue.
-    const { durationMs, stopReason } = result;
-    const metadata = { runId: run.runId, usage: result.usage, durationMs, stopReason, ...rec.web(), ...this.taskMark() };
-    const end = completedEnd([], [], Date.now() - run.startedAt);
-    const stored = this.settle(run, { output: result.output, turns: result.turns, usage: result.usage, metadata, end });
-    // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
-    const commands = await this.handleCommands(run, result.output);
-    // Step 8: the run is complete for its clients; then the plugins that keep records of it
-    // (activity, usage, a task's evaluation), as the seed's sendToThread did after handleMessage.
-    const done = completedEnd(commands.handled, commands.unhandled, Date.now() - run.startedAt);
-    const outcome = rec.outcome({ ...done, result, prompt, assistantMessage: stored.assistant, usage: result.usage });
-    return await this.complete(run, rec, stored.thread, done, outcome);
-  }
-
-  private failWith(run: RunInfo, rec: RunRecorder, err: unknown, prompt: StructuredPrompt | undefined): Promise<RunOutcome> {
-    const failure = err instanceof InvokeFailure ? err : null;
-    const error = failure?.error ?? (err instanceof RunError ? err : new RunError("internal", "Internal error", false));
-    if (!failure && !(err instanceof RunError)) this.logger.error("pipeline failed", { threadId: run.threadId, error: String(err) });
-    const got = { output: failure?.output ?? "", turns: failure?.turns ?? [], usage: failure?.usage ?? emptyUsage(), prompt };
-    return this.fail(run, rec, error, got);
   }
 
   /**
@@ -124,7 +111,7 @@ export class Run extends RunEnding {
    */
   async recover(): Promise<void> {
     const record = this.parts.store.runs.get(this.id);
-    if (this.message && record && !record.toolRan && this.item.restarts < MAX_RESTARTS) return this.restart();
+    if (this.message && record && !record.toolRan && this.item.restarts < MAX_RESTARTS) return this.ending.restart();
     const error = new RunError(
       "interrupted",
       record?.toolRan
@@ -135,29 +122,26 @@ export class Run extends RunEnding {
     try {
       if (!this.message) throw new RunError("internal", "The message of this run is gone", false);
       const run = await this.begin();
-      const output = this.streamedSoFar();
-      await this.fail(run, new RunRecorder(this.parts, run), error, { output, turns: partialTurns(run.content, output), usage: emptyUsage() });
+      const output = this.ending.streamedSoFar();
+      await this.ending.fail(run, new RunRecorder(this.parts, run), error, { output, turns: partialTurns(run.content, output), usage: emptyUsage() });
     } catch (err) {
       this.logger.error("could not fail a lost run cleanly", { error: String(err) });
       this.abandon(error);
     }
   }
 
-  // --- the pipeline's parts ------------------------------------------------------------------
-
-  /** Step 0's inputs (from D1 only when none recent enough are held), and the plugins they configure. */
-  static async stepZero(parts: Pick<RunParts, "stepZero" | "plugins">, ownerId: string): Promise<void> {
-    parts.plugins.apply((await parts.stepZero.forRun(ownerId)).configs);
-    await parts.plugins.start();
+  /** The last resort: the run leaves the queue and its clients get pipeline:error (after its start). */
+  abandon(error: RunError): void {
+    this.ending.abandon(error);
   }
 
   /** Step 0: the thread as stored, the plugins as configured, and the run they make. */
   private async begin(): Promise<RunInfo> {
-    const { store, invoker, view, config } = this.parts;
+    const { store, invoker, view, config, stepZero } = this.parts;
     const thread = store.thread.get();
     if (!thread) throw new RunError("internal", "The thread no longer exists", false);
     if (!this.message) throw new RunError("internal", "The message of this run is gone", false);
-    await Run.stepZero(this.parts, thread.ownerId);
+    await stepZero.ready(thread.ownerId);
     const model = await invoker.modelInfo(thread.model);
     return {
       threadId: thread.id,
@@ -193,29 +177,7 @@ export class Run extends RunEnding {
     const inputTokens = Math.min(run.contextWindow, history + Math.ceil(run.content.length / 4) + PROMPT_ALLOWANCE_TOKENS);
     return costUsd(run.model, { ...emptyUsage(), inputTokens, outputTokens: Math.min(config.maxOutputTokens, model.maxOutputTokens) });
   }
-
-  /**
-   * Each command to the first plugin that takes it. The stored end follows each one, so a run whose
-   * end event a restart held back reports the commands that were handled.
-   */
-  private async handleCommands(run: RunInfo, output: string): Promise<{ handled: string[]; unhandled: string[] }> {
-    const { plugins, store } = this.parts;
-    const handled: string[] = [];
-    const unhandled: string[] = [];
-    for (const command of commandsOf(run.message, output)) {
-      if (await plugins.firstTrue("onCommand", command, run)) handled.push(command.name);
-      else {
-        unhandled.push(command.name);
-        this.logger.warn("command not handled", { threadId: run.threadId, command: command.name });
-      }
-      store.runs.stored(this.id, completedEnd(handled, unhandled, Date.now() - run.startedAt));
-    }
-    return { handled, unhandled };
-  }
-
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const isPrompt = (v: unknown): v is StructuredPrompt =>
   typeof (v as StructuredPrompt)?.system === "string" && typeof (v as StructuredPrompt)?.prompt === "string";

@@ -8,17 +8,18 @@
 // A change pushes an invalidation to the threads that ran recently (the owner's object for their files,
 // the plugins route for configs), so it applies from the next run; the ages bound staleness when a push
 // is lost.
-import type { ContextFile } from "../../protocol";
-import { rowsOf, statementOf, type BatchRead } from "../db/batch";
-import type { Db } from "../db/client";
-import { pluginConfigs } from "../db/schema";
-import type { Config } from "../env";
-import type { Logger } from "../lib/logger";
-import { configsFrom, type PluginConfig } from "../plugins/registry";
-import type { McpOffer } from "../lib/mcp-offer";
-import type { RunProject } from "../lib/run-project";
-import type { UserApi } from "../user/stub";
-import type { CacheStore } from "./store/cache";
+import type { ContextFile } from "../../../protocol";
+import { rowsOf, statementOf, type BatchRead } from "../../db/batch";
+import type { Db } from "../../db/client";
+import { pluginConfigs } from "../../db/schema";
+import type { Config } from "../../env";
+import type { Logger } from "../../lib/logger";
+import type { PluginHost } from "../../plugins/host";
+import { configsFrom, type PluginConfig } from "../../plugins/registry";
+import type { McpOffer } from "../../lib/mcp-offer";
+import type { RunProject } from "../../lib/run-project";
+import type { UserApi } from "../../user/stub";
+import type { CacheStore } from "../store/cache";
 
 export interface StepZeroInputs {
   configs: PluginConfig[];
@@ -47,7 +48,15 @@ export class StepZero {
     private readonly projectId: () => string | null,
     private readonly config: Config,
     private readonly logger: Logger,
+    /** The plugins step 0's configs configure. */
+    private readonly plugins: Pick<PluginHost, "apply" | "start">,
   ) {}
+
+  /** Step 0 for a run (or a prewarm): its inputs, and the plugins configured by them and started. */
+  async ready(ownerId: string): Promise<void> {
+    this.plugins.apply((await this.forRun(ownerId)).configs);
+    await this.plugins.start();
+  }
 
   /** The inputs for a run that starts now; waits only when nothing recent enough is held. */
   async forRun(ownerId: string, now = Date.now()): Promise<StepZeroInputs> {

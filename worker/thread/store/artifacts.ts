@@ -1,8 +1,8 @@
 // A thread's artifacts, in its object's SQLite: each one's versions, each tied to the exchange (the
 // user message) whose run wrote it. A branch sees the versions written on its own path only, so
 // regenerating a reply leaves the other branch's versions where they were.
-import { MAX_ARTIFACT_BYTES, MAX_ARTIFACTS_PER_THREAD, type Artifact, type ArtifactInfo, type ArtifactType } from "../../protocol";
-import { newId } from "../lib/ids";
+import { MAX_ARTIFACT_BYTES, MAX_ARTIFACTS_PER_THREAD, type Artifact, type ArtifactInfo, type ArtifactType } from "../../../protocol";
+import { newId } from "../../lib/ids";
 
 export interface NewArtifact {
   title: string;

@@ -1,8 +1,9 @@
+import { ApprovalStore } from "./approvals";
 import { CacheStore } from "./cache";
 import { FileStore } from "./files";
-import { Tickets } from "../tickets";
-import { ScheduleBook } from "../schedules";
-import { ArtifactStore } from "../artifacts";
+import { Tickets } from "./tickets";
+import { ScheduleBook } from "./schedules";
+import { ArtifactStore } from "./artifacts";
 import { MessageStore } from "./messages";
 import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
@@ -30,15 +31,17 @@ export class RoomStore {
   readonly tickets: Tickets;
   readonly schedules: ScheduleBook;
   readonly artifacts: ArtifactStore;
+  readonly approvals: ApprovalStore;
 
   constructor(private readonly storage: DurableObjectStorage) {
     const sql = storage.sql;
     migrate(sql);
-    this.thread = new ThreadRow(sql);
+    this.long = new LongText(sql);
+    this.approvals = new ApprovalStore(sql, this.long);
+    this.thread = new ThreadRow(sql, () => this.approvals.pending());
     this.messages = new MessageStore(sql, () => this.thread.get()?.id ?? "");
     this.runs = new RunLog(sql);
     this.replay = new ReplayBuffer(sql);
-    this.long = new LongText(sql);
     this.turns = new TurnStore(sql, this.long);
     this.outbox = new Outbox(sql, "outbox");
     this.report = new Outbox(sql, "report");

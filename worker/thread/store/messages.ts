@@ -1,8 +1,32 @@
 import type { Attachment, Message, MessageKind, MessageMetadata, Role } from "../../../protocol";
+import { newId } from "../../lib/ids";
 
 /** A message as stored: `input` marks the messages a run answers, the nodes of the branch tree. */
 export interface MessageRecord extends Omit<Message, "siblings"> {
   input: boolean;
+}
+
+/** What a new message must say; the rest has its default (a text, no model, no metadata, not an input). */
+export type NewRecord = Pick<MessageRecord, "threadId" | "role" | "source" | "content" | "parentId" | "createdAt"> &
+  Partial<Pick<MessageRecord, "id" | "kind" | "model" | "metadata" | "clientMessageId" | "input" | "attachments">>;
+
+/** A message record, its id made from its time unless it has one (an imported message). */
+export function messageRecord(m: NewRecord): MessageRecord {
+  return {
+    id: m.id ?? newId("msg", m.createdAt),
+    threadId: m.threadId,
+    role: m.role,
+    kind: m.kind ?? "text",
+    source: m.source,
+    content: m.content,
+    model: m.model ?? null,
+    metadata: m.metadata ?? {},
+    clientMessageId: m.clientMessageId ?? null,
+    parentId: m.parentId,
+    input: m.input ?? false,
+    ...(m.attachments?.length ? { attachments: m.attachments } : {}),
+    createdAt: m.createdAt,
+  };
 }
 
 type Row = {

@@ -53,12 +53,16 @@ const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
 export class ThreadRow {
   private cached: ThreadRecord | null | undefined;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(
+    private readonly sql: SqlStorage,
+    /** The calls waiting for the user's approval (approvals.ts): the thread shows them. */
+    private readonly pending: () => PendingApproval[],
+  ) {}
 
   get(): ThreadRecord | null {
     if (this.cached === undefined) {
       const row = this.sql.exec<Row>("SELECT * FROM thread LIMIT 1").toArray()[0];
-      this.cached = row ? { ...fromRow(row), pendingApprovals: pendingApprovals(this.sql) } : null;
+      this.cached = row ? { ...fromRow(row), pendingApprovals: this.pending() } : null;
     }
     return this.cached;
   }
@@ -85,25 +89,15 @@ export class ThreadRow {
     return this.cached;
   }
 
-  /** The calls waiting for the user's approval changed (approvals.ts keeps them): the thread shows them. */
-  setPending(pending: PendingApproval[]): void {
+  /** The calls waiting for the user's approval changed: the thread shows them. */
+  pendingChanged(): void {
     const t = this.get();
-    if (t) this.cached = { ...t, pendingApprovals: pending };
+    if (t) this.cached = { ...t, pendingApprovals: this.pending() };
   }
 
   forget(): void {
     this.cached = undefined;
   }
-}
-
-type ApprovalRow = { run_id: string; tool_use_id: string; tool_name: string; input: string; expires_at: number };
-
-/** The calls of this thread waiting for a decision, oldest first. */
-export function pendingApprovals(sql: SqlStorage): PendingApproval[] {
-  return sql
-    .exec<ApprovalRow>("SELECT run_id, tool_use_id, tool_name, input, expires_at FROM approvals WHERE decision IS NULL ORDER BY expires_at, tool_use_id")
-    .toArray()
-    .map((r) => ({ runId: r.run_id, toolUseId: r.tool_use_id, toolName: r.tool_name, input: JSON.parse(r.input), expiresAt: r.expires_at }));
 }
 
 function fromRow(r: Row): ThreadRecord {

@@ -1,6 +1,6 @@
 // One-use tickets for a thread's socket: the web app asks for one (authenticated as usual) and opens
 // the socket with it, so no long-lived token appears in a URL, where request logs would keep it.
-import { newId } from "../lib/ids";
+import { newId } from "../../lib/ids";
 
 const TICKET_TTL_MS = 60_000;
 

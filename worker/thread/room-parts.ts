@@ -1,0 +1,83 @@
+// A thread object's parts, each built from those before it: the store and its writer, where rows go
+// after it (outflow), step 0, the spend guard, the model's view, the plugins, the broadcaster, the run
+// queue and the intake, the sockets, the scheduler; and what the plugins are lent of them.
+import { database, newUsage } from "../db/client";
+import { configOf, type Env } from "../env";
+import { createInvoker } from "../invoker/client";
+import { Alarms } from "../lib/alarms";
+import { MonotonicClock } from "../lib/ids";
+import { consoleLogger } from "../lib/logger";
+import { PluginHost } from "../plugins/host";
+import { PLUGINS } from "../plugins/registry";
+import { userStub } from "../user/stub";
+import { Approvals } from "./approvals";
+import { Broadcaster } from "./broadcaster";
+import { Intake } from "./intake";
+import { LegacyImport } from "./legacy-import";
+import { ModelView } from "./model-view";
+import { otherThreads } from "./other-threads";
+import { Outflow, type Mirrored } from "./outflow";
+import { modelPort, pluginContextFor } from "./plugin-context";
+import { Calibration } from "./run/context-window";
+import { FileBlocks } from "./run/file-blocks";
+import { RunQueue } from "./run/queue";
+import { StepZero } from "./run/step-zero";
+import { Scheduler } from "./scheduler";
+import { SocketHub } from "./sockets";
+import { SpendGuard } from "./spend";
+import { RoomStore } from "./store";
+import { ThreadWriter } from "./writer";
+
+/** What tests reach in for: D1 down or slow, the limiter on posts (a tight one), the owner's object away. */
+export interface RoomFaults {
+  d1: { down: boolean; delayMs: number };
+  limits: { posts?: RateLimit };
+  user: { down: boolean };
+}
+
+export type RoomParts = ReturnType<typeof roomParts>;
+
+export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults, closing: () => boolean) {
+  const config = configOf(env);
+  const logger = consoleLogger("room");
+  const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
+  const store = new RoomStore(ctx.storage);
+  const writer = new ThreadWriter(store, new MonotonicClock());
+  const alarms = new Alarms(ctx.storage);
+  const d1Usage = newUsage();
+  const db = database(env, d1Usage, faults.d1);
+  const user = (ownerId: string) => userStub(env, ownerId, faults.user);
+  const outflow = new Outflow(store, db.$client, d1Usage, user, alarms, logger);
+  const invoker = createInvoker(env, config);
+  const plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
+  const stepZero = new StepZero(store.cache, db, user, () => store.thread.get()?.projectId ?? null, config, logger, plugins);
+  const spend = new SpendGuard(store.cache, alarms, user, config, logger);
+  const view = new ModelView(store);
+  const events = new Broadcaster(store, ctx, plugins);
+  // The owner's list shows the thread's waiting calls (its badge).
+  const approvals = new Approvals(store, events, alarms, () => {
+    if (writer.reportApprovals()) waitUntil(outflow.reported());
+  });
+  const calibration = new Calibration(store.cache);
+  const files = new FileBlocks(env.FILES, store.files, () => stepZero.current?.project?.files ?? []);
+  const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user };
+  const queue = new RunQueue(run, { alarms, d1: d1Usage, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
+  const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
+  const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger });
+  // The plugins come first (the broadcaster tells them every frame) and register last: what they are
+  // lent includes the intake, through which they post into their own thread.
+  const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread: otherThreads(env), store, writer, events, stepZero, intake, scheduler };
+  plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
+  const sockets = new SocketHub(ctx, store, events, queue, intake);
+  return { store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets, legacy: new LegacyImport(db, store, writer) };
+}
+
+/** After each run: the flushes (and step 0's revalidation with them), and the spend settled. */
+function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; spend: SpendGuard }, closing: () => boolean, waitUntil: (p: Promise<unknown>) => void): Promise<Mirrored> {
+  const owner = p.store.thread.get()?.ownerId;
+  if (!owner || closing()) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
+  const flushed = p.outflow.afterRun(p.stepZero.revalidation(owner));
+  waitUntil(flushed);
+  waitUntil(p.spend.settleLater(owner));
+  return flushed;
+}
