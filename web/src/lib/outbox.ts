@@ -4,32 +4,12 @@
 // Each item keeps its clientMessageId for life, so a retry of a request that did reach the server
 // is answered with the first message and runs nothing again.
 
-import type { Attachment, Message } from "@protocol";
+import type { Message } from "@protocol";
 import { ApiError, errorText } from "../api";
 import type { UserStorage } from "../session/userStorage";
-import { storedOutboxItems } from "./outboxStorage";
+import { storedOutboxItems, type OutboxItem } from "./outboxStorage";
 
-export interface OutboxItem {
-  clientMessageId: string;
-  threadId: string;
-  content: string;
-  /** Files uploaded to the thread that go with the message. */
-  attachments?: Attachment[];
-  /** A new version of user message `messageId` (an edit; a regeneration keeps its content and files). */
-  branch?: { messageId: string; regenerate?: boolean };
-  createdAt: number;
-  /** sending: a request is out; waiting: will retry at nextAttemptAt; failed: needs the user. */
-  state: "sending" | "waiting" | "failed";
-  attempts: number;
-  error?: string;
-  nextAttemptAt?: number;
-  /**
-   * The id of a stored message that looks like this one (same thread and content) seen over the
-   * socket before its own request was answered. The item is then no longer shown, but stays until its own
-   * request is acknowledged: a look-alike from another client must not make this one get lost.
-   */
-  echoedMessageId?: string;
-}
+export type { OutboxItem };
 
 export interface OutboxOptions {
   storage: Pick<UserStorage, "get" | "set">;

@@ -1,9 +1,32 @@
 // The outbox's items, kept in the user's storage so that a reload or a closed tab does not lose
 // them. The user's other tabs keep theirs there too: each write merges with what they wrote.
 
+import type { Attachment } from "@protocol";
 import type { UserStorage } from "../session/userStorage";
-import type { OutboxItem } from "./outbox";
 import { createStore, type ReadableStore } from "./store";
+
+/** A message on its way to the server. */
+export interface OutboxItem {
+  clientMessageId: string;
+  threadId: string;
+  content: string;
+  /** Files uploaded to the thread that go with the message. */
+  attachments?: Attachment[];
+  /** A new version of user message `messageId` (an edit; a regeneration keeps its content and files). */
+  branch?: { messageId: string; regenerate?: boolean };
+  createdAt: number;
+  /** sending: a request is out; waiting: will retry at nextAttemptAt; failed: needs the user. */
+  state: "sending" | "waiting" | "failed";
+  attempts: number;
+  error?: string;
+  nextAttemptAt?: number;
+  /**
+   * The id of a stored message that looks like this one (same thread and content) seen over the
+   * socket before its own request was answered. The item is then no longer shown, but stays until its own
+   * request is acknowledged: a look-alike from another client must not make this one get lost.
+   */
+  echoedMessageId?: string;
+}
 
 const STORAGE_NAME = "outbox";
 
