@@ -1,28 +1,37 @@
 // Test helpers: the Worker as a client sees it, sockets, and the fake Messages API's control API.
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { env, listDurableObjectIds, runInDurableObject, SELF } from "cloudflare:test";
 import type { ThreadRoom } from "../worker/thread/room";
+import type { UserRoom } from "../worker/user/room";
+import { fakeControl } from "./fake-upstream/control.mjs";
+
+export { systemText } from "./fake-upstream/control.mjs";
 import type { Step } from "./fake-upstream/server.mjs";
 
 export { env };
-import type { UserRoom } from "../worker/user/room";
 
 export interface ApiOptions {
   method?: string;
+  /** JSON, unless a string or bytes; with a body and no method, a POST. */
   body?: unknown;
   token?: string;
   headers?: Record<string, string>;
 }
 
-export async function api(path: string, opts: ApiOptions = {}): Promise<Response> {
+/** A request to the app, as a client sends one (https://app.test, a bearer token when given). */
+export function appRequest(path: string, opts: ApiOptions = {}): Request {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  return SELF.fetch(`https://app.test${path}`, {
-    method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
+  const { body } = opts;
+  return new Request(`https://app.test${path}`, {
+    method: opts.method ?? (body === undefined ? "GET" : "POST"),
     headers,
-    body: opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body),
+    body: body === undefined ? undefined : typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
   });
 }
+
+/** The deployed Worker, as a client reaches it. */
+export const api = (path: string, opts: ApiOptions = {}): Promise<Response> => SELF.fetch(appRequest(path, opts));
 
 export async function json<T = any>(res: Response | Promise<Response>): Promise<T> {
   return (await res).json() as Promise<T>;
@@ -35,28 +44,21 @@ export async function json<T = any>(res: Response | Promise<Response>): Promise<
 export async function createThread(body: Record<string, unknown> = {}, token?: string) {
   const res = await api("/api/threads", { body: { name: "test thread", ...body }, token });
   if (res.status !== 201) throw new Error(`create thread: ${res.status} ${await res.text()}`);
-  const { thread } = await res.json<{ thread: any }>();
-  created.add(thread.id);
-  return thread;
+  return (await res.json<{ thread: any }>()).thread;
 }
 
-const created = new Set<string>();
-
 /**
- * Waits until no thread made by this file (nor its task threads) is running or has work queued, so a
- * test ends with nothing left running in the background.
+ * Waits until no thread object of this file (made by createThread, by a route as another user, by a
+ * delegation: each test file has storage of its own) is running or has work queued, so a test ends
+ * with nothing left running in the background.
  */
 export async function settle(timeoutMs = 15_000): Promise<void> {
-  const ids = new Set(created);
-  const rows = await env.DB.prepare("SELECT thread_id FROM tasks").all<{ thread_id: string }>();
-  for (const r of rows.results) ids.add(r.thread_id);
   const deadline = Date.now() + timeoutMs;
-  for (const id of ids) {
-    const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
+  for (const id of await listDurableObjectIds(env.THREAD_ROOM)) {
     for (;;) {
-      const state = await runInDurableObject(room, (r: ThreadRoom) => r.activity());
+      const state = await runInDurableObject(env.THREAD_ROOM.get(id), (r: ThreadRoom) => r.activity());
       if (!state.running && state.queued === 0) break;
-      if (Date.now() > deadline) throw new Error(`thread ${id} still busy after ${timeoutMs}ms`);
+      if (Date.now() > deadline) throw new Error(`thread object ${id} still busy after ${timeoutMs}ms`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -67,21 +69,12 @@ export function marker(label = "t"): string {
   return `[[${label}-${crypto.randomUUID()}]]`;
 }
 
-const upstream = () => env.ANTHROPIC_BASE_URL!;
+/** The fake Messages API the app calls in these tests (test/global-setup.ts starts it). */
+export const upstream = fakeControl(env.ANTHROPIC_BASE_URL!);
 
-export async function script(match: string, responses: Step[]): Promise<void> {
-  const res = await fetch(`${upstream()}/_control/scripts`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ match, responses }),
-  });
-  if (res.status !== 204) throw new Error(`script: ${res.status}`);
-}
+export const script = (match: string, responses: Step[]): Promise<void> => upstream.script(match, responses);
 
-export async function upstreamRequests(match: string): Promise<{ headers: Record<string, string>; body: any; receivedAt: number }[]> {
-  const res = await fetch(`${upstream()}/_control/requests?match=${encodeURIComponent(match)}`);
-  return ((await res.json()) as { requests: any[] }).requests;
-}
+export const upstreamRequests = (match: string) => upstream.requests(match);
 
 export interface Frame {
   event: string;
@@ -179,6 +172,12 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, time
   }
 }
 
+/** A thread's object, for the test to reach inside (runInDurableObject) or call. */
+export function threadObject(threadId: string): DurableObjectStub<ThreadRoom> {
+  const threads = env.THREAD_ROOM as DurableObjectNamespace<ThreadRoom>;
+  return threads.get(threads.idFromName(threadId));
+}
+
 /** A user's object (their directory, search, usage, files, tasks), for the test to read what it holds. */
 export function userObject(userId: string): DurableObjectStub<UserRoom> {
   const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
@@ -190,7 +189,7 @@ export function userObject(userId: string): DurableObjectStub<UserRoom> {
  * a string or a row over 2 MB (workerd here does not), so tests hold what is stored under it.
  */
 export async function longestStored(threadId: string): Promise<{ at: string; length: number }> {
-  return runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId)), (_room: ThreadRoom, state) => {
+  return runInDurableObject(threadObject(threadId), (_room, state) => {
     const sql = state.storage.sql;
     let longest = { at: "", length: 0 };
     const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").toArray();

@@ -27,3 +27,6 @@ export function jpegOf(width: number, height: number, metadata = 1_000): string 
   const sof0 = [0xff, 0xc0, 0, 17, 8, (height >>> 8) & 255, height & 255, (width >>> 8) & 255, width & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
   return base64(bytes([0xff, 0xd8], app1, new Uint8Array(metadata), sof0, new Uint8Array(64), [0xff, 0xd9]));
 }
+
+/** A whole 1×1 PNG (one that decodes), as bytes to upload. */
+export const DOT_PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));

@@ -1,6 +1,7 @@
 // The bench's clients: the HTTP API, sockets that stamp what arrives, a message sent by POST or over
 // the socket, and the fake upstream's controls. The soak sends over its sockets with sendOverSocket too.
 import WebSocket from "ws";
+import { fakeControl } from "../../test/fake-upstream/control.mjs";
 
 export const now = () => performance.timeOrigin + performance.now();
 
@@ -99,15 +100,6 @@ export function waitForEnds(socket, count, timeoutMs = 30_000) {
   });
 }
 
-export async function upstreamRequest(upstream, match) {
-  const res = await fetch(`${upstream.url}/_control/requests?match=${encodeURIComponent(match)}`);
-  return (await res.json()).requests;
-}
+export const upstreamRequest = (upstream, match) => fakeControl(upstream.url).requests(match);
 
-export async function script(upstream, match, responses) {
-  await fetch(`${upstream.url}/_control/scripts`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ match, responses }),
-  });
-}
+export const script = (upstream, match, responses) => fakeControl(upstream.url).script(match, responses);

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { chromium } from "playwright-core";
+import { fakeControl, systemText } from "../fake-upstream/control.mjs";
 
 export const APP_URL = must("APP_URL");
 export const OFFLINE_APP_URL = must("OFFLINE_APP_URL");
@@ -211,29 +212,16 @@ export async function createThread(name = "browser test") {
   return thread;
 }
 
+/** The fake upstream's control routes (answers scripted by a marker, the requests received). */
+export const upstream = fakeControl(UPSTREAM_URL);
+
 /** Registers fake-upstream answers for requests that contain `match`. */
-export async function script(match, responses) {
-  const res = await fetch(`${UPSTREAM_URL}/_control/scripts`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ match, responses }),
-  });
-  if (!res.ok) throw new Error(`registering a script failed: ${res.status} ${await res.text()}`);
-}
+export const script = upstream.script;
 
 /** The Messages API requests the app sent that contain `match`. */
-export async function upstreamRequests(match) {
-  const res = await fetch(`${UPSTREAM_URL}/_control/requests?match=${encodeURIComponent(match)}`);
-  return (await res.json()).requests;
-}
+export const upstreamRequests = upstream.requests;
 
-/** The text of a Messages API request's `system` (a string or an array of text blocks). */
-export function systemText(body) {
-  const system = body?.system;
-  if (typeof system === "string") return system;
-  if (Array.isArray(system)) return system.map((b) => (typeof b === "string" ? b : (b?.text ?? ""))).join("\n");
-  return "";
-}
+export { systemText };
 
 /** `count` distinct words, so a missing or doubled word shows. */
 export function words(count, prefix = "w") {

@@ -3,13 +3,12 @@
 // the server compacted says so on its run line, live and after a reload.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { api, createThread, marker, openThread, screenshot, send, until, UPSTREAM_URL, upstreamRequests, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
+import { api, createThread, marker, openThread, screenshot, send, until, upstream, upstreamRequests, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
 
 const { it, newPage } = useBrowser();
 
 /** The fake's limits for the requests that hold `match` only. */
-const fakeConfig = (config) =>
-  fetch(`${UPSTREAM_URL}/_control/config`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
+const fakeConfig = upstream.config;
 
 describe("models", () => {
   it("lists the deployment's models in the picker, and sends the next message to the one chosen", async () => {

@@ -2,13 +2,12 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createThread, marker, messagesOf, settle, Socket, upstreamRequests, userObject } from "../helpers";
-import { pngOf } from "../images";
 import { callApp, countRows, expectError, tokenUsers } from "./util";
+import { DOT_PNG, pngOf } from "../images";
 
 afterEach(() => settle());
 
-// A 1×1 PNG, a minimal PDF, and a text file.
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+// A minimal PDF and a text file (images.ts has the 1×1 PNG).
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 const TEXT = new TextEncoder().encode("name,score\nada,3\n");
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -29,11 +28,11 @@ async function uploaded(threadId: string, bytes: Uint8Array, type: string, name:
 }
 
 describe("uploading and reading back", () => {
-  it("stores a PNG, a PDF and a CSV, answers their records, and gives the bytes back", async () => {
+  it("stores a DOT_PNG, a PDF and a CSV, answers their records, and gives the bytes back", async () => {
     const thread = await createThread();
-    const png = await uploaded(thread.id, PNG, "image/png", "dot.png");
-    expect(png).toEqual({ id: expect.stringMatching(/^att_/), threadId: thread.id, name: "dot.png", mediaType: "image/png", bytes: PNG.byteLength, createdAt: expect.any(Number) });
-    for (const [a, bytes] of [[png, PNG], [await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), PDF], [await uploaded(thread.id, TEXT, "text/csv", "scores.csv"), TEXT]] as const) {
+    const png = await uploaded(thread.id, DOT_PNG, "image/png", "dot.png");
+    expect(png).toEqual({ id: expect.stringMatching(/^att_/), threadId: thread.id, name: "dot.png", mediaType: "image/png", bytes: DOT_PNG.byteLength, createdAt: expect.any(Number) });
+    for (const [a, bytes] of [[png, DOT_PNG], [await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), PDF], [await uploaded(thread.id, TEXT, "text/csv", "scores.csv"), TEXT]] as const) {
       const res = await api(`/api/threads/${thread.id}/attachments/${a.id}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe(a.mediaType);
@@ -44,7 +43,7 @@ describe("uploading and reading back", () => {
 
   it("sends each file to the model before the text, byte for byte, and keeps them in later turns", async () => {
     const thread = await createThread();
-    const [png, pdf, csv] = [await uploaded(thread.id, PNG, "image/png", "dot.png"), await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), await uploaded(thread.id, TEXT, "text/csv", "scores.csv")];
+    const [png, pdf, csv] = [await uploaded(thread.id, DOT_PNG, "image/png", "dot.png"), await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), await uploaded(thread.id, TEXT, "text/csv", "scores.csv")];
     const m = marker("files");
     const ws = await Socket.open(thread.id);
     const res = await api(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: [png.id, pdf.id, csv.id] } });
@@ -55,7 +54,7 @@ describe("uploading and reading back", () => {
     await ws.waitForRunEnd(2);
     const [first, second] = await upstreamRequests(m);
     const expected = [
-      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(DOT_PNG) } },
       { type: "document", source: { type: "base64", media_type: "application/pdf", data: b64(PDF) }, title: "doc.pdf" },
       { type: "document", source: { type: "text", media_type: "text/plain", data: "name,score\nada,3\n" }, title: "scores.csv" },
     ];
@@ -75,7 +74,7 @@ describe("files the model would refuse", () => {
     const thread = await createThread();
     const heavy = await uploaded(thread.id, raw(pngOf(1200, 900, 4_500_000)), "image/png", "heavy.png");
     const wide = await uploaded(thread.id, raw(pngOf(9500, 400)), "image/png", "panorama.png");
-    const fine = await uploaded(thread.id, PNG, "image/png", "dot.png");
+    const fine = await uploaded(thread.id, DOT_PNG, "image/png", "dot.png");
     const m = marker("too-big");
     const ws = await Socket.open(thread.id);
     expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: [heavy.id, wide.id, fine.id] } })).status).toBe(202);
@@ -86,7 +85,7 @@ describe("files the model would refuse", () => {
       expect(request.body.messages[0].content.slice(0, 3)).toEqual([
         { type: "text", text: "[An image was left out: it is 5.7 MB encoded, past the model's 5 MB.]" },
         { type: "text", text: "[An image was left out: it is 9500 pixels on a side, past the model's 8000.]" },
-        { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: b64(DOT_PNG) } },
       ]);
     }
     ws.close();
@@ -131,7 +130,7 @@ describe("files the model would refuse", () => {
 describe("files the model cannot take", () => {
   it("a broken image (refused with no path) or PDF (refused with one) goes as a note from then on; the rest stay, and the thread goes on", async () => {
     const thread = await createThread();
-    const good = await uploaded(thread.id, PNG, "image/png", "dot.png");
+    const good = await uploaded(thread.id, DOT_PNG, "image/png", "dot.png");
     const broken = await uploaded(thread.id, raw(pngOf(0, 0)), "image/png", "broken.png");
     const cut = await uploaded(thread.id, new TextEncoder().encode("%PDF-1.4 cut short"), "application/pdf", "cut.pdf");
     const m = marker("refused");
@@ -149,7 +148,7 @@ describe("files the model cannot take", () => {
     expect(requests).toHaveLength(5);
     const files = (messages: any[]) => messages.flatMap((x: any) => x.content).filter((b: any) => b.type !== "text" || b.text.startsWith("[A"));
     const taken = [
-      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(PNG) } },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: b64(DOT_PNG) } },
       { type: "text", text: "[An image was left out: the model could not take it (Could not process image).]" },
       { type: "text", text: "[A document (cut.pdf) was left out: the model could not take it (The PDF specified was not valid.).]" },
     ];
@@ -163,17 +162,17 @@ describe("files the model cannot take", () => {
 describe("refusals, with nothing stored", () => {
   it("415 for a type not taken, or bytes that are not what the type says", async () => {
     const thread = await createThread();
-    await expectError(await upload(thread.id, PNG, "image/svg+xml"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, DOT_PNG, "image/svg+xml"), 415, "unsupported_media_type");
     await expectError(await upload(thread.id, PDF, "image/png"), 415, "unsupported_media_type");
-    await expectError(await upload(thread.id, PNG, "application/pdf"), 415, "unsupported_media_type");
-    await expectError(await upload(thread.id, PNG, "text/plain"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, DOT_PNG, "application/pdf"), 415, "unsupported_media_type");
+    await expectError(await upload(thread.id, DOT_PNG, "text/plain"), 415, "unsupported_media_type");
     expect(await countRows("attachments", "thread_id = ?", thread.id)).toBe(0);
   });
 
   it("413 past 5 MiB for an image and 10 MiB otherwise", async () => {
     const thread = await createThread();
     const bigPng = new Uint8Array(5 * 1024 * 1024 + 1);
-    bigPng.set(PNG);
+    bigPng.set(DOT_PNG);
     await expectError(await upload(thread.id, bigPng, "image/png"), 413, "too_large");
     const bigText = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61);
     await expectError(await upload(thread.id, bigText, "text/plain"), 413, "too_large");
@@ -183,10 +182,10 @@ describe("refusals, with nothing stored", () => {
 
   it("413 when the user's storage quota would be passed", async () => {
     const { users, tokenEnv } = tokenUsers("quota");
-    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 2) };
+    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(DOT_PNG.byteLength * 2) };
     const call = (path: string, opts: any = {}) => callApp(quotaEnv, path, { ...opts, token: users.quota.token });
     const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
-    const put = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.quota.token, body: PNG as any, headers: { "content-type": "image/png" } });
+    const put = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.quota.token, body: DOT_PNG as any, headers: { "content-type": "image/png" } });
     expect((await put()).status).toBe(201);
     expect((await put()).status).toBe(201);
     await expectError(await put(), 413, "too_large");
@@ -194,17 +193,17 @@ describe("refusals, with nothing stored", () => {
 
   it("holds the storage quota under parallel uploads: what passes fits, and a refused upload leaves no bytes", async () => {
     const { users, tokenEnv } = tokenUsers("racer");
-    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 3) };
+    const quotaEnv = { ...tokenEnv, USER_STORAGE_QUOTA_BYTES: String(DOT_PNG.byteLength * 3) };
     const call = (path: string, opts: any = {}) => callApp(quotaEnv, path, { ...opts, token: users.racer.token });
     const thread = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
-    const put = () => call(`/api/threads/${thread.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } });
+    const put = () => call(`/api/threads/${thread.id}/attachments`, { body: DOT_PNG as any, headers: { "content-type": "image/png" } });
     // Read-then-write let every one of these through: each read saw the quota unused.
     const statuses = (await Promise.all(Array.from({ length: 8 }, put))).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 413)).toHaveLength(5);
     // What the user's object charged, as the quota's single writer.
     const used = await runInDurableObject(userObject(users.racer.id), (_room, state) => state.storage.sql.exec<{ n: number }>("SELECT sum(bytes) AS n FROM attachments").one().n);
-    expect(used).toBe(PNG.byteLength * 3);
+    expect(used).toBe(DOT_PNG.byteLength * 3);
     const stored = await env.FILES.list({ prefix: `${users.racer.id}/` });
     expect(stored.objects).toHaveLength(3);
   });
@@ -214,9 +213,9 @@ describe("refusals, with nothing stored", () => {
     const alice = as(users.alice);
     const a1 = (await (await alice("/api/threads", { body: {} })).json<any>()).thread;
     const a2 = (await (await alice("/api/threads", { body: {} })).json<any>()).thread;
-    const other = (await (await alice(`/api/threads/${a2.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } })).json<any>()).attachment;
+    const other = (await (await alice(`/api/threads/${a2.id}/attachments`, { body: DOT_PNG as any, headers: { "content-type": "image/png" } })).json<any>()).attachment;
     const bobThread = await createThread();
-    const bobs = await uploaded(bobThread.id, PNG, "image/png", "x.png");
+    const bobs = await uploaded(bobThread.id, DOT_PNG, "image/png", "x.png");
     for (const ids of [["att_nope"], [other.id], [bobs.id]]) {
       const res = await alice(`/api/threads/${a1.id}/messages`, { body: { content: "with files", attachments: ids } });
       await expectError(res, 400, "invalid_request");
@@ -234,7 +233,7 @@ describe("refusals, with nothing stored", () => {
 describe("deleting a thread", () => {
   it("deletes its files' bytes and records", async () => {
     const thread = await createThread();
-    const a = await uploaded(thread.id, PNG, "image/png", "gone.png");
+    const a = await uploaded(thread.id, DOT_PNG, "image/png", "gone.png");
     expect((await env.FILES.list({ prefix: `local/${thread.id}/` })).objects).toHaveLength(1);
     expect((await api(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await env.FILES.list({ prefix: `local/${thread.id}/` })).objects).toHaveLength(0);

@@ -3,8 +3,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, marker, script, settle, upstreamRequests } from "../helpers";
-import { callApp, countRows, createThreadVia, env, expectError, openSocketVia, tokenUsers, type CallOptions, type Env, type User } from "./util";
+import { api, type ApiOptions, marker, script, settle, threadObject, upstreamRequests } from "../helpers";
+import { callApp, countRows, createThreadVia, env, expectError, openSocketVia, tokenUsers, type Env, type User } from "./util";
 
 afterEach(() => settle());
 
@@ -15,7 +15,7 @@ const secondsToMidnight = () => Math.ceil((DAY_MS - (Date.now() % DAY_MS)) / 100
 function tightUsers(limiter: "THREAD_LIMITER") {
   const t = tokenUsers("ann", "bob");
   const tight: Env = { ...t.tokenEnv, [limiter]: env.TIGHT_LIMITER };
-  const as = (user: User) => (path: string, opts: Omit<CallOptions, "token"> = {}) => callApp(tight, path, { ...opts, token: user.token });
+  const as = (user: User) => (path: string, opts: Omit<ApiOptions, "token"> = {}) => callApp(tight, path, { ...opts, token: user.token });
   return { users: t.users, as };
 }
 
@@ -25,7 +25,7 @@ describe("rate limits", () => {
     const [ann, bob] = [as(users.ann), as(users.bob)];
     const thread = await createThreadVia(ann);
     // Posts are limited by the thread's object (the path the socket's send frames take too).
-    await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     for (let i = 0; i < 3; i++) {
       expect((await ann(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${i}` } })).status).toBe(202);
     }

@@ -3,17 +3,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { marker, script, settle } from "../helpers";
 import { callApp, env, expectError, openSocketVia, tokenUsers } from "./util";
+import { DOT_PNG } from "../images";
 
 afterEach(() => settle());
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(40).fill(7)]);
 
 async function sharedThread() {
   const { users, as, tokenEnv } = tokenUsers("sharer");
   const call = as(users.sharer);
   const thread = (await (await call("/api/threads", { body: { name: "Trip plan" } })).json<any>()).thread;
   const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.sharer.token}` });
-  const upload = await call(`/api/threads/${thread.id}/attachments?name=map.png`, { body: PNG as any, headers: { "content-type": "image/png" } });
+  const upload = await call(`/api/threads/${thread.id}/attachments?name=map.png`, { body: DOT_PNG as any, headers: { "content-type": "image/png" } });
   const { attachment } = await upload.json<any>();
   const m = marker("share");
   await script(m, [
@@ -63,7 +63,7 @@ describe("share links", () => {
     // Its file, through the share's own route: a copy of the bytes.
     const file = await anonymous(`/api/shared/${share.id}/files/${attachment.id}`);
     expect(file.status).toBe(200);
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(DOT_PNG);
     expect(file.headers.get("content-type")).toBe("image/png");
     // The owner's attachment URL is no way in for a reader.
     expect((await anonymous(`/api/threads/${thread.id}/attachments/${attachment.id}`)).status).toBe(401);

@@ -3,7 +3,8 @@
 import { listDurableObjectIds, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { isId, newId } from "../../worker/lib/ids";
-import { callApp, env, expectError, type CallOptions } from "./util";
+import { callApp, env, expectError } from "./util";
+import type { ApiOptions } from "../helpers";
 
 /** The test env, with a THREAD_ROOM that notes each call the Worker makes on the namespace. */
 function watchedEnv() {
@@ -24,7 +25,7 @@ function watchedEnv() {
 const MALFORMED = ["nope", "thr_x", `thr_${"a".repeat(18)}`, `thr_${"a".repeat(20)}`, `thr_${"A".repeat(19)}`, `msg_${"a".repeat(19)}`, `thr_${"a".repeat(18)}-`];
 
 /** Every route that names a thread, by its path's `:id` or its body's `threadId`. */
-const routes = (id: string): [string, CallOptions][] => [
+const routes = (id: string): [string, ApiOptions][] => [
   [`/api/threads/${id}`, {}],
   [`/api/threads/${id}`, { method: "PATCH", body: { name: "renamed" } }],
   [`/api/threads/${id}`, { method: "DELETE" }],

@@ -2,7 +2,7 @@
 // (and its thread:updated broadcast), delete (and the cascade through D1 and the thread's object).
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, json, marker, script, Socket, until } from "../helpers";
+import { api, createThread, json, marker, script, Socket, threadObject, until } from "../helpers";
 import {
   countRows,
   createThreadVia,
@@ -460,16 +460,12 @@ describe("DELETE /api/threads/:id", () => {
 
 // --- the thread's Durable Object, inspected in place ----------------------------------------
 
-function room(threadId: string) {
-  return env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
-}
-
 const ROOM_TABLES = ["thread", "messages", "inbox", "runs", "events", "turns", "outbox", "cache"];
 /** A deleted thread's object: every table empty; `meta` keeps only the schema version and the tombstone. */
 const EMPTY_ROOM = Object.fromEntries(ROOM_TABLES.map((t) => [t, 0]));
 
 async function roomRowCounts(threadId: string) {
-  return runInDurableObject(room(threadId), (_instance, state) => {
+  return runInDurableObject(threadObject(threadId), (_instance, state) => {
     const counts: Record<string, number> = {};
     const meta = state.storage.sql.exec<{ key: string }>("SELECT key FROM meta ORDER BY key").toArray().map((r) => r.key);
     if (meta.includes("deleted")) expect(meta).toEqual(["deleted", "schema"]);
@@ -482,7 +478,7 @@ async function roomRowCounts(threadId: string) {
 }
 
 async function roomAlarm(threadId: string) {
-  return runInDurableObject(room(threadId), (_instance, state) => state.storage.getAlarm());
+  return runInDurableObject(threadObject(threadId), (_instance, state) => state.storage.getAlarm());
 }
 
 async function expectRowsEventually(count: () => Promise<number>, atLeast: number) {

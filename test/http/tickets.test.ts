@@ -3,6 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { callApp, createThreadVia, env, expectError, openSocketVia, tokenUsers } from "./util";
+import { threadObject } from "../helpers";
 
 async function ticketFor(call: ReturnType<ReturnType<typeof tokenUsers>["as"]>, threadId: string) {
   const res = await call("/api/ws-ticket", { body: { threadId } });
@@ -37,7 +38,7 @@ describe("socket tickets", () => {
     await expectError(await upgrade(`/api/threads/${mine.id}/ws?ticket=tkt_made_up`), 401, "unauthorized");
     await expectError(await callApp(tokenEnv, `/api/threads/${mine.id}?ticket=${ticket}`), 401, "unauthorized");
 
-    const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(mine.id));
+    const room = threadObject(mine.id);
     const stale = await runInDurableObject(room, (r: ThreadRoom) => r.parts.store.tickets.issue(users.alice.id, null, Date.now() - 61_000).ticket);
     await expectError(await upgrade(`/api/threads/${mine.id}/ws?ticket=${stale}`), 401, "unauthorized");
     // The ticket for `mine` was not spent by the failed tries elsewhere.

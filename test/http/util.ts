@@ -4,32 +4,15 @@ import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext
 import type { ThreadRoom } from "../../worker/thread/room";
 import { expect } from "vitest";
 import { app } from "../../worker/http/app";
-import { Socket } from "../helpers";
+import { type ApiOptions, appRequest, Socket, threadObject } from "../helpers";
 
 export type Env = typeof env;
 
-export interface CallOptions {
-  method?: string;
-  body?: unknown;
-  token?: string;
-  headers?: Record<string, string>;
-}
 
 /** Calls the real Hono app with `appEnv` (same D1 and Durable Objects, other configuration). */
-export async function callApp(appEnv: Env, path: string, opts: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+export async function callApp(appEnv: Env, path: string, opts: ApiOptions = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(`https://app.test${path}`, {
-      method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
-      headers,
-      body: opts.body === undefined ? undefined : typeof opts.body === "string" || opts.body instanceof Uint8Array ? opts.body : JSON.stringify(opts.body),
-    }),
-    appEnv,
-    ctx,
-  );
+  const res = await app.fetch(appRequest(path, opts), appEnv, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -53,14 +36,14 @@ export function tokenUsers<const N extends string>(...names: N[]) {
     AUTH_MODE: "token",
     AUTH_TOKENS: Object.values<User>(users).map((u) => `${u.token}:${u.id}`).join(","),
   };
-  const as = (user: User) => (path: string, opts: Omit<CallOptions, "token"> = {}) =>
+  const as = (user: User) => (path: string, opts: Omit<ApiOptions, "token"> = {}) =>
     callApp(tokenEnv, path, { ...opts, token: user.token });
   return { users, tokenEnv, as };
 }
 
 /** Creates a thread through the app as `call`'s user. */
 export async function createThreadVia(
-  call: (path: string, opts?: Omit<CallOptions, "token">) => Promise<Response>,
+  call: (path: string, opts?: Omit<ApiOptions, "token">) => Promise<Response>,
   body: Record<string, unknown> = {},
 ) {
   const res = await call("/api/threads", { body: { name: "test thread", ...body } });
@@ -158,7 +141,7 @@ export async function insertThread(row: {
 
 /** Moves a thread's last activity (in its object, which reports it to the owner's thread list). */
 export async function setLastActivity(threadId: string, lastActivity: number) {
-  const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
+  const room = threadObject(threadId);
   await runInDurableObject(room, async (r: ThreadRoom) => {
     r.parts.writer.updateThread({ lastActivity });
     await r.parts.outflow.reported();

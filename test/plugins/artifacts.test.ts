@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_ARTIFACTS_PER_THREAD } from "../../protocol";
-import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, upstreamRequests } from "../helpers";
+import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 
 afterEach(() => settle());
 
@@ -86,7 +86,7 @@ describe("artifacts", () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     await exchange(thread.id, ws, 1, [{ name: "create", input: { title: "first", type: "svg", content: "<svg/>" } }]);
-    await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (_r: DurableObject, state) => {
+    await runInDurableObject(threadObject(thread.id), (_r: DurableObject, state) => {
       for (let i = 1; i < MAX_ARTIFACTS_PER_THREAD; i++) state.storage.sql.exec("INSERT INTO artifacts (id, title, type, created_at) VALUES (?, 't', 'svg', 0)", `art_fill_${i}`);
     });
     const m = await exchange(thread.id, ws, 2, [{ name: "create", input: { title: "one too many", type: "svg", content: "<svg/>" } }]);

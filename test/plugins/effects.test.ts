@@ -4,7 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Hooks, PluginDefinition, RunInfo, ToolCall } from "../../worker/plugins/contract";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
+import { api, marker, messagesOf, script, Socket, threadObject, upstreamRequests } from "../helpers";
 import { callApp } from "../http/util";
 import { env, lastUserText, newThread, runTurn, toolNames, withPlugin } from "./util";
 
@@ -223,7 +223,7 @@ describe("a faulty plugin", () => {
     await withPlugin(plain, () =>
       withPlugin(bounded, async () => {
         const thread = await newThread();
-        const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
+        const stub = threadObject(thread.id);
         const timeouts = await runInDurableObject(stub, (room: ThreadRoom) =>
           Object.fromEntries(((room.parts.plugins as any).entries("onMessage") as { plugin: string; timeoutMs: number }[]).map((e) => [e.plugin, e.timeoutMs])),
         );

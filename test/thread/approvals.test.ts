@@ -5,7 +5,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PART_UNITS } from "../../worker/thread/store/long-text";
-import { longestStored, script, upstreamRequests, until, type Socket } from "../helpers";
+import { longestStored, script, type Socket, threadObject, until, upstreamRequests } from "../helpers";
 import { createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
 
 const { users, as, tokenEnv } = tokenUsers("carol", "dave");
@@ -166,7 +166,7 @@ describe("a run that waits with more than a SQLite row holds (2 MB)", () => {
     expect(answered.map((d) => d.length)).toEqual([900_000, 900_000, 900_000]);
     expect(images(requests.at(-1)!.body)).toEqual(answered);
     // The run ended: its point's parts went with it; its turns keep theirs.
-    const kept = await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (_r: DurableObject, state) =>
+    const kept = await runInDurableObject(threadObject(thread.id), (_r: DurableObject, state) =>
       state.storage.sql.exec<{ key: string }>("SELECT DISTINCT key FROM long_text ORDER BY key").toArray().map((r) => r.key.split("/")[0]));
     expect(kept).toEqual(["turn"]);
     again.close();

@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, env, marker, messagesOf, script, Socket, upstreamRequests } from "../helpers";
+import { api, createThread, env, marker, messagesOf, script, Socket, threadObject, upstreamRequests } from "../helpers";
 
 async function run(ws: Socket, threadId: string, content: string, runs: number) {
   const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });
@@ -50,7 +50,7 @@ describe("the resident conversation", () => {
     const before = (await (await api(`/api/threads/${thread.id}`)).json<any>()).thread.sessionId;
     // The object's model view is lost (its turns gone, as after a restore from a copy that had only
     // the messages); the messages are still there.
-    const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
+    const stub = threadObject(thread.id);
     await runInDurableObject(stub, (_room, state) => state.storage.sql.exec("DELETE FROM turns"));
     ws.close();
     await abortAllDurableObjects();

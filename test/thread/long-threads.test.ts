@@ -4,12 +4,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { parseTooLong } from "../../worker/thread/run/context-window";
-import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, upstreamRequests } from "../helpers";
+import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, upstream, upstreamRequests } from "../helpers";
 import { callApp, expectError } from "../http/util";
 
 /** The fake's limits, for requests that hold `match` only (the other test files run meanwhile). */
-const fakeConfig = (config: Record<string, unknown>) =>
-  fetch(`${env.ANTHROPIC_BASE_URL}/_control/config`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
+const fakeConfig = upstream.config;
 
 afterEach(async () => {
   await fakeConfig({});
@@ -168,7 +167,7 @@ describe("compaction", () => {
     expect(ws.events("pipeline:step").some((f) => f.data.step === "compacted")).toBe(true);
     // Every message stays in the thread; the turns before the compaction point do not.
     expect((await messagesOf(thread.id, "?kinds=text")).messages).toHaveLength(8);
-    const turns = await runInDurableObject(env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id)), (_r: ThreadRoom, state) =>
+    const turns = await runInDurableObject(threadObject(thread.id), (_r: ThreadRoom, state) =>
       state.storage.sql.exec<{ n: number }>("SELECT count(DISTINCT exchange) AS n FROM turns").one().n,
     );
     expect(turns).toBeLessThan(4);
@@ -196,7 +195,7 @@ describe("the object's storage", () => {
   it("grows linearly with the messages, with no per-run copies", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    const stub = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
+    const stub = threadObject(thread.id);
     const size = () => runInDurableObject(stub, (_r: ThreadRoom, state) => state.storage.sql.databaseSize);
     // A question of 500 characters, an answer (its echo) of about the same, thinking, activity rows.
     const question = (i: number) => `${i} ${"s".repeat(500)}`;

@@ -3,14 +3,13 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, createThread, marker, script, settle, Socket, until } from "../helpers";
+import { api, createThread, marker, script, settle, Socket, threadObject, until } from "../helpers";
 
 afterEach(async () => {
   await settle();
   vi.restoreAllMocks();
 });
 
-const roomOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
 
 /** A thread with one exchange whose object is then cold, its step-0 inputs too old to use. */
 async function coldThread() {
@@ -20,7 +19,7 @@ async function coldThread() {
   await ws.waitForRunEnd();
   ws.close();
   await settle();
-  await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
+  await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => {
     const store = r.parts.store;
     const held = store.cache.get("step0")!;
     store.cache.put("step0", held.value, Date.now() - 11 * 60_000);
@@ -44,7 +43,7 @@ async function d1BeforeModel(threadId: string): Promise<number> {
   await ws.waitForRunEnd(1);
   ws.close();
   const runId = ws.events("pipeline:start")[0].data.runId;
-  // The run's log line follows its end events by a turn (worker/thread/run-queue.ts).
+  // The run's log line follows its end events by a turn (worker/thread/run/queue.ts).
   const finishedLine = () => lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
   const finished = (await until(async () => finishedLine(), Boolean)) as { d1BeforeModel: number };
   spy.mockRestore();
@@ -61,7 +60,7 @@ describe("prewarm", () => {
     const thread = await coldThread();
     const res = await api("/api/prewarm", { body: { threadId: thread.id } });
     expect(res.status).toBe(204);
-    const loaded = await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => {
+    const loaded = await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => {
       const p = r.parts;
       return { view: (p.view as any).held?.last ?? null, head: p.store.thread.get()!.headId, stepZero: p.stepZero.current !== null, started: (p.plugins as any).started !== null };
     });

@@ -6,15 +6,14 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import type { RoomStore } from "../../worker/thread/store";
-import { api, createThread, env, settle, Socket, until } from "../helpers";
+import { api, createThread, env, settle, Socket, threadObject, until } from "../helpers";
 
 const MINUTE = 60_000;
-const roomOf = (name: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(name));
 const storeOf = (room: ThreadRoom): RoomStore => room.parts.store;
 
 /** Runs `fn` on the store of an object of its own (no thread in it: the run log and buffer only). */
 const withStore = <T>(fn: (store: RoomStore, sql: SqlStorage) => T) =>
-  runInDurableObject(roomOf(`replay-${crypto.randomUUID()}`), (room: ThreadRoom, state) => fn(storeOf(room), state.storage.sql));
+  runInDurableObject(threadObject(`replay-${crypto.randomUUID()}`), (room: ThreadRoom, state) => fn(storeOf(room), state.storage.sql));
 
 /** A run as the queue records one: started at `at`, its frames `count` seqs from `firstSeq`, ended. */
 function playRun(store: RoomStore, runId: string, firstSeq: number, count: number, at: number, end = true) {
@@ -120,7 +119,7 @@ describe("?since= replay after pruning (through a real thread)", () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     for (let i = 1; i <= 3; i++) await talk(thread.id, ws, `message ${i}`, i);
-    const room = roomOf(thread.id);
+    const room = threadObject(thread.id);
     const firstSeqs = await runInDurableObject(room, (_r: ThreadRoom, state) =>
       state.storage.sql.exec<{ first_seq: number }>("SELECT first_seq FROM runs ORDER BY first_seq").toArray().map((r) => r.first_seq),
     );

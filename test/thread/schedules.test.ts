@@ -6,16 +6,15 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { afterEach, describe, expect, it } from "vitest";
 import { nextRun } from "../../worker/lib/schedule-time";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, until, userObject } from "../helpers";
+import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, until, userObject } from "../helpers";
 import { tokenUsers } from "../http/util";
 
 afterEach(() => settle());
 
-const roomOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
 
 /** As if the schedule's time had come `agoMs` ago (the alarm then finds it due). */
 async function dueSince(threadId: string, scheduleId: string, agoMs = 0): Promise<void> {
-  await runInDurableObject(roomOf(threadId), (_r: DurableObject, state) => {
+  await runInDurableObject(threadObject(threadId), (_r: DurableObject, state) => {
     state.storage.sql.exec("UPDATE schedules SET next_run_at = ? WHERE id = ?", Date.now() - agoMs, scheduleId);
   });
 }
@@ -37,7 +36,7 @@ describe("firing", () => {
     expect(schedule).toMatchObject({ every: 2, at: null, cron: null, timezone: "UTC", enabled: true, lastRunAt: null, lastStatus: null });
     expect(schedule.nextRunAt - schedule.createdAt).toBe(2_000);
     await new Promise((r) => setTimeout(r, schedule.nextRunAt - Date.now() + 50));
-    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    expect(await runDurableObjectAlarm(threadObject(thread.id))).toBe(true);
     await ws.waitForRunEnd(1);
     const [fired] = ws.events("schedule:fired");
     const [message] = ws.events("chat:message").filter((f) => f.data.message.source === "schedule");
@@ -59,7 +58,7 @@ describe("firing", () => {
     expect(cron.nextRunAt % 60_000).toBe(0);
     await new Promise((r) => setTimeout(r, 700));
     await dueSince(thread.id, cron.id);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     await ws.waitForRunEnd(2);
     expect((await scheduled(thread.id)).map((m: any) => m.content).sort()).toEqual(["each minute", "once"]);
     const byId = Object.fromEntries((await json(await api(`/api/threads/${thread.id}/schedules`))).schedules.map((s: any) => [s.id, s]));
@@ -67,7 +66,7 @@ describe("firing", () => {
     expect(byId[cron.id].nextRunAt).toBeGreaterThan(Date.now());
     expect(byId[cron.id].nextRunAt % 60_000).toBe(0);
     // Disarmed: the alarm again fires nothing of it, and resuming it without a new time is refused.
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     expect(await scheduled(thread.id)).toHaveLength(2);
     const resumed = await api(`/api/schedules/${once.id}`, { method: "PATCH", body: { enabled: true } });
     expect(resumed.status).toBe(400);
@@ -83,7 +82,7 @@ describe("firing", () => {
     const { schedule } = await create(thread.id, { prompt: "missed", every: 2 });
     // A minute down: thirty of its times went by.
     await dueSince(thread.id, schedule.id, 60_000);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     await ws.waitForRunEnd(1);
     expect(await scheduled(thread.id)).toHaveLength(1);
     const [after] = (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules;
@@ -96,7 +95,7 @@ describe("firing", () => {
     const { schedule } = await create(thread.id, { prompt: "after a restart", every: 2 });
     await abortAllDurableObjects();
     await dueSince(thread.id, schedule.id);
-    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    expect(await runDurableObjectAlarm(threadObject(thread.id))).toBe(true);
     await until(() => scheduled(thread.id), (list) => list.length === 1);
     await until(async () => (await json(await api(`/api/threads/${thread.id}`))).thread.headId, Boolean);
   });
@@ -112,23 +111,23 @@ describe("changes", () => {
     const paused = await json(await patch({ enabled: false }));
     expect(paused.schedule).toMatchObject({ enabled: false, nextRunAt: null });
     await dueSince(thread.id, schedule.id);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     expect(await scheduled(thread.id)).toEqual([]);
 
     const edited = (await json(await patch({ enabled: true, prompt: "second words", every: 3600 }))).schedule;
     expect(edited).toMatchObject({ enabled: true, prompt: "second words", every: 3600 });
     expect(edited.nextRunAt).toBeGreaterThan(Date.now() + 3_500_000);
     await dueSince(thread.id, schedule.id);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     await ws.waitForRunEnd(1);
     expect((await scheduled(thread.id)).map((m: any) => m.content)).toEqual(["second words"]);
 
     expect((await api(`/api/schedules/${schedule.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await json(await api("/api/schedules"))).schedules.map((s: any) => s.id)).not.toContain(schedule.id);
-    await runInDurableObject(roomOf(thread.id), (_r: DurableObject, state) => {
+    await runInDurableObject(threadObject(thread.id), (_r: DurableObject, state) => {
       expect(state.storage.sql.exec("SELECT count(*) AS n FROM schedules").one().n).toBe(0);
     });
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     expect(await scheduled(thread.id)).toHaveLength(1);
     expect((await api(`/api/schedules/${schedule.id}`, { method: "DELETE" })).status).toBe(404);
     ws.close();
@@ -171,11 +170,11 @@ describe("limits", () => {
   it("fires do not use up the person's per-minute limit on posts", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     const { schedule } = await create(thread.id, { prompt: "often", every: 2 });
     for (let i = 1; i <= 4; i++) {
       await dueSince(thread.id, schedule.id);
-      await runDurableObjectAlarm(roomOf(thread.id));
+      await runDurableObjectAlarm(threadObject(thread.id));
       await ws.waitForRunEnd(i);
     }
     expect(await scheduled(thread.id)).toHaveLength(4);
@@ -193,7 +192,7 @@ describe("limits", () => {
     // $60 spent today, past the tests' $50 cap.
     await userObject(users.capped.id).settle({ runId: "run_spent", threadId: thread.id, at: Date.now() }, 60);
     await dueSince(thread.id, schedule.id);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     const [after] = (await (await call(`/api/threads/${thread.id}/schedules`)).json<any>()).schedules;
     expect(after).toMatchObject({ lastStatus: "failed", enabled: true });
     expect(after.nextRunAt).toBeGreaterThan(Date.now());
@@ -225,7 +224,7 @@ describe("the schedule plugin", () => {
     );
     await settle();
     await dueSince(thread.id, schedule.id);
-    await runDurableObjectAlarm(roomOf(thread.id));
+    await runDurableObjectAlarm(threadObject(thread.id));
     const texts = await until(
       async () => (await (await call(`/api/threads/${thread.id}/messages?kinds=text`)).json<any>()).messages,
       (list) => list.at(-1).role === "assistant" && list.some((x: any) => x.source === "schedule"),

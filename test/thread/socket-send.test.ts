@@ -4,12 +4,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, createThread, env, marker, messagesOf, script, settle, Socket, upstreamRequests, type Frame } from "../helpers";
+import { api, createThread, env, type Frame, marker, messagesOf, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 import { createThreadVia, openSocketVia, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
 
-const roomOf = (id: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
 
 /** Sends a frame and waits for its answer (`accepted` or `error` naming its clientMessageId). */
 async function send(ws: Socket, frame: Record<string, unknown>): Promise<Frame> {
@@ -96,7 +95,7 @@ describe("a send frame", () => {
   it("counts against the per-user rate limit, as POST does, and says when to try again", async () => {
     const { users, tokenEnv, as } = tokenUsers("sender");
     const thread = await createThreadVia(as(users.sender));
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = env.TIGHT_LIMITER));
     const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.sender.token}` });
     // The tight limiter takes 3 a minute: two sends and a POST, then the fourth (a send) is refused.
     for (const content of ["one", "two"]) expect((await send(ws, { content, clientMessageId: cid() })).event).toBe("accepted");

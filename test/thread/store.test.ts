@@ -5,11 +5,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import type { UserRoom } from "../../worker/user/room";
 import { roomStub } from "../../worker/thread/room-stub";
-import { api, createThread, env, marker, messagesOf, script, settle, Socket, until, upstreamRequests, userObject } from "../helpers";
+import { api, createThread, env, marker, messagesOf, script, settle, Socket, systemText, threadObject, until, upstreamRequests, userObject } from "../helpers";
 import { countRows, insertThread } from "../http/util";
 
-const stubOf = (threadId: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(threadId));
-const inRoom = <T>(threadId: string, fn: (room: ThreadRoom) => T) => runInDurableObject(stubOf(threadId), (room: ThreadRoom) => fn(room));
+const inRoom = <T>(threadId: string, fn: (room: ThreadRoom) => T) => runInDurableObject(threadObject(threadId), (room: ThreadRoom) => fn(room));
 const faults = (threadId: string, f: Partial<ThreadRoom["faults"]["d1"]>) => inRoom(threadId, (room) => void Object.assign(room.faults.d1, f));
 
 async function post(threadId: string, content: string, clientMessageId?: string) {
@@ -112,7 +111,7 @@ describe("D1 off the hot path", () => {
     await ws.waitForRunEnd(1);
     // The run's flush is waiting on D1 now; the object restarts under it.
     await new Promise((r) => setTimeout(r, 100));
-    await runInDurableObject(stubOf(thread.id), (_room, state) => state.abort("restart mid-flush")).catch(() => {});
+    await runInDurableObject(threadObject(thread.id), (_room, state) => state.abort("restart mid-flush")).catch(() => {});
     ws.close();
     // The next touch (a client coming back) starts the new instance, which finds the outbox and
     // flushes it again; without one, the watchdog alarm armed with the run does, within 30 s.
@@ -212,7 +211,6 @@ describe("threads from before the object was their store", () => {
 });
 
 describe("step 0's cached inputs", () => {
-  const systemText = (body: any) => (body.system ?? []).map((b: any) => b.text).join("\n");
   /** Writes a file in the user's object without its push to the threads: a change no thread is told of. */
   const putDirect = async (path: string, content: string) => {
     await userObject("local").contextFiles();

@@ -3,12 +3,11 @@
 // stays ≥ 98% of each request across ten turns); its memory folder is shared by its threads only; its
 // deletion keeps its threads, out of it, and deletes its files. (Isolation: test/http/isolation.test.ts.)
 import { afterEach, describe, expect, it } from "vitest";
-import { marker, script, settle, until, upstreamRequests } from "../helpers";
+import { marker, script, settle, systemText, until, upstreamRequests } from "../helpers";
 import { env, openSocketVia, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
 
-const systemText = (body: any) => (body.system as { text: string }[]).map((b) => b.text).join("\n");
 
 /** A request's blocks as the prompt cache sees them, and its last breakpoint (scripts/bench/scenarios.mjs). */
 function cacheBlocks(body: any) {

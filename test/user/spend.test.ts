@@ -5,11 +5,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { userStub } from "../../worker/user/stub";
-import { marker, script, settle, upstreamRequests } from "../helpers";
+import { marker, script, settle, threadObject, upstreamRequests } from "../helpers";
 import { createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
 
 const CAP = 50;
-const roomOf = (id: string) => env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(id));
 
 /** A cost recorded in D1 today, before the user's object kept the ledger: it reads it once. */
 async function spentBefore(userId: string, usd: number) {
@@ -53,10 +52,10 @@ describe("the spend cap, held by the user's object", () => {
     const call = as(users.unknown);
     await spentBefore(users.unknown.id, 45);
     const thread = await createThreadVia(call);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
     const refused = await expectError(await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } }), 503, "unavailable");
     expect(refused.message).toMatch(/could not be checked/);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello again" } })).status).toBe(202);
     await settle();
   });
@@ -74,13 +73,13 @@ describe("the spend cap, held by the user's object", () => {
     await settle();
     const first = (await userStub(env, users.missed.id).spend()).spentUsd;
     expect(first).toBeGreaterThan(0.015);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `two ${m}` } })).status).toBe(202);
     await ws.waitForRunEnd(2);
     await settle();
     expect((await userStub(env, users.missed.id).spend()).spentUsd).toBe(first);
-    await runInDurableObject(roomOf(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
-    expect(await runDurableObjectAlarm(roomOf(thread.id))).toBe(true);
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.user.down = false));
+    expect(await runDurableObjectAlarm(threadObject(thread.id))).toBe(true);
     expect((await userStub(env, users.missed.id).spend()).spentUsd).toBeGreaterThan(first + 0.015);
     ws.close();
   });

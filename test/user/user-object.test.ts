@@ -4,12 +4,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { marker, script, settle, until, userObject } from "../helpers";
+import { marker, script, settle, threadObject, until, userObject } from "../helpers";
 import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers } from "../http/util";
+import { DOT_PNG } from "../images";
 
 afterEach(() => settle());
 
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(62).fill(0)]);
 
 describe("the import from D1", () => {
   it("a user from before the object existed finds their threads, search, usage, files, tasks and quota", async () => {
@@ -40,7 +40,7 @@ describe("the import from D1", () => {
         `att_old_${owner}`,
         owner,
         threadId,
-        PNG.byteLength * 2,
+        DOT_PNG.byteLength * 2,
         now,
       ),
     ]);
@@ -55,9 +55,9 @@ describe("the import from D1", () => {
     expect((await (await call("/api/context/old.md")).json<any>()).file.content).toBe("kept");
     expect((await (await call("/api/tasks")).json<any>()).tasks.map((t: any) => t.prompt)).toEqual(["old task"]);
     // The imported bytes count against the quota: with room for 3 files, one more fits, not two.
-    const quotaEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${users.veteran.token}:${owner}`, USER_STORAGE_QUOTA_BYTES: String(PNG.byteLength * 3) };
+    const quotaEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${users.veteran.token}:${owner}`, USER_STORAGE_QUOTA_BYTES: String(DOT_PNG.byteLength * 3) };
     const thread = (await (await callApp(quotaEnv, "/api/threads", { body: {}, token: users.veteran.token })).json<any>()).thread;
-    const upload = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.veteran.token, body: PNG as any, headers: { "content-type": "image/png" } });
+    const upload = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.veteran.token, body: DOT_PNG as any, headers: { "content-type": "image/png" } });
     expect((await upload()).status).toBe(201);
     expect((await upload()).status).toBe(413);
   });
@@ -91,7 +91,7 @@ describe("without D1", () => {
       context: await call("/api/context", {}, noD1),
       file: await call("/api/context/a.md", {}, noD1),
       tasks: await call("/api/tasks", {}, noD1),
-      upload: await call(`/api/threads/${thread.id}/attachments`, { body: PNG as any, headers: { "content-type": "image/png" } }, noD1),
+      upload: await call(`/api/threads/${thread.id}/attachments`, { body: DOT_PNG as any, headers: { "content-type": "image/png" } }, noD1),
     };
     expect(Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.status]))).toEqual({
       list: 200,
@@ -151,7 +151,7 @@ describe("a delegated task's run", () => {
     const parent = (await (await call("/api/threads", { body: {} })).json<any>()).thread;
     expect((await call(`/api/threads/${parent.id}/messages`, { body: { content: `delegate ${p}` } })).status).toBe(202);
     const task = await until(async () => (await (await call("/api/tasks")).json<any>()).tasks[0], (t) => t?.status === "completed", 15_000);
-    // A run's log line follows its end events by a moment (worker/thread/run-queue.ts).
+    // A run's log line follows its end events by a moment (worker/thread/run/queue.ts).
     const finishedIn = (threadId: string) =>
       lines.flatMap((l) => (l.startsWith("{") ? [JSON.parse(l)] : [])).filter((l) => l.message === "run finished" && l.threadId === threadId);
     const childRuns = await until(async () => finishedIn(task.threadId), (runs) => runs.length > 0);
@@ -173,7 +173,7 @@ describe("the reports and the user's mirror", () => {
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${marker("warm")}` } })).status).toBe(202);
     await ws.waitForRunEnd(1);
     await settle();
-    const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(thread.id));
+    const room = threadObject(thread.id);
     await runInDurableObject(room, (r: ThreadRoom) => void (r.faults.user.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `ask ${word}` } })).status).toBe(202);
     await ws.waitForRunEnd(2);
