@@ -1,11 +1,11 @@
-/** Bindings and raw settings of the Worker and of every ThreadRoom (wrangler.toml, secrets). */
+/** Bindings and raw settings of the Worker and of its objects, ThreadRoom and UserRoom (wrangler.toml, secrets). */
 export interface Env {
   DB: D1Database;
   /** The threads' objects (ThreadRoom); thread/room-stub.ts gives them their type. */
   THREAD_ROOM: DurableObjectNamespace;
-  /** The users' objects (UserRoom: the spend ledger); user/stub.ts gives them their type. */
+  /** The users' objects (UserRoom: what spans a user's threads); user/stub.ts gives them their type. */
   USER_ROOM: DurableObjectNamespace;
-  /** Attachments' bytes, at `<owner>/<thread>/<attachment id>`. */
+  /** Files' bytes: attachments at `<owner>/<thread>/<id>`, projects' at `<owner>/projects/<project>/<id>`, shares' copies at `shares/<share>/<id>`. */
   FILES: R2Bucket;
   /** Bytes of attachments each user may keep (default 100 MiB). */
   USER_STORAGE_QUOTA_BYTES?: string;

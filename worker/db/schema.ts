@@ -26,7 +26,7 @@ export const threads = sqliteTable(
     instructions: text("instructions").notNull().default(""),
     headId: text("head_id"),
     parentThreadId: text("parent_thread_id").references((): any => threads.id, { onDelete: "cascade" }),
-    /** The project it is in: projects are their owner's object's (worker/user/projects.ts). */
+    /** The project it is in: projects are their owner's object's (worker/user/projects/). */
     projectId: text("project_id"),
     lastActivity: integer("last_activity").notNull(),
     createdAt: createdAt(),

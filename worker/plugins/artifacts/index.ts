@@ -1,5 +1,5 @@
 // Artifacts: documents, code, pages, SVG and Mermaid diagrams the model writes beside the conversation,
-// versioned in the thread's object (worker/thread/artifacts.ts), on the branch that wrote them. The
+// versioned in the thread's object (worker/thread/store/artifacts.ts), on the branch that wrote them. The
 // tools' definitions are fixed (the prompt cache); the current branch's artifacts are told to the model
 // in each turn's prompt, so "change the title" updates the right one.
 import { ARTIFACT_TYPES, type ArtifactInfo, type ArtifactType } from "../../../protocol";

@@ -1,5 +1,5 @@
 // Tasks as the delegation plugin keeps them: created in the parent's object, iterated in the child's,
-// reported back to the parent. They live in the owner's object (worker/user/tasks.ts); every transition
+// reported back to the parent. They live in the owner's object (worker/user/tasks/); every transition
 // goes through here, always in one of the two threads' objects.
 import type { Task } from "../../../protocol";
 import type { TaskRow } from "../../db/schema";

@@ -6,10 +6,11 @@
 //   events    the replay buffer: broadcast frames by seq
 //   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch (lib/outbox.ts)
-//   report    rows for the owner's object (directory, search, usage), the same way
-//   cache     step-0 inputs read from D1 (plugin configs, context files), with when they were read
-//   schedules the thread's schedules (thread/schedules.ts): they drive the alarm
-//   artifacts the model's artifacts, and their versions by exchange (thread/artifacts.ts)
+//   report    rows for the owner's object (directory, search, usage, schedules, waiting calls), the same way
+//   cache     step 0's inputs (plugin configs from D1; context files, project, MCP tools from the
+//             owner's object), the spend last learned, the window's calibration, with when each was read
+//   schedules the thread's schedules (schedules.ts): they drive the alarm
+//   artifacts the model's artifacts, and their versions by exchange (artifacts.ts)
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
 //   approvals tool calls waiting for the user's decision, and decided; run_points the runs they hold
 //   long_text text longer than a row holds, in parts, for the rows that keep a mark (long-text.ts)
