@@ -1,7 +1,6 @@
 // Schedules (PROTOCOL.md, "Schedules"): made and listed on their thread's object, which fires them; the
 // user's list across threads, and where a schedule's id leads, from the user's object.
 import { Hono, type Context } from "hono";
-import type { Schedule } from "../../protocol";
 import { scheduleCreate, schedulePatch } from "../thread";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { notFound } from "./errors";
@@ -11,11 +10,11 @@ import { jsonBody } from "./validate";
 /** Routes under /api/threads/:id. */
 export const threadScheduleRoutes = new Hono<AppEnv>()
   .post("/:id/schedules", jsonBody("POST /api/threads/:id/schedules", scheduleCreate), async (c) => {
-    const schedule = fromRoom(await roomStub(c.env, c.req.param("id")).schedules(callerOf(c), { op: "create", body: c.req.valid("json") })) as Schedule;
+    const schedule = fromRoom(await roomStub(c.env, c.req.param("id")).createSchedule(callerOf(c), c.req.valid("json")));
     return reply(c, "POST /api/threads/:id/schedules", { schedule }, 201);
   })
   .get("/:id/schedules", async (c) => {
-    const schedules = fromRoom(await roomStub(c.env, c.req.param("id")).schedules(callerOf(c), { op: "list" })) as Schedule[];
+    const schedules = fromRoom(await roomStub(c.env, c.req.param("id")).schedules(callerOf(c)));
     return reply(c, "GET /api/threads/:id/schedules", { schedules });
   });
 
@@ -32,12 +31,12 @@ export const scheduleRoutes = new Hono<AppEnv>()
   .patch("/:scheduleId", jsonBody("PATCH /api/schedules/:scheduleId", schedulePatch), async (c) => {
     const id = c.req.param("scheduleId");
     const threadId = await threadOf(c, id);
-    const schedule = fromRoom(await roomStub(c.env, threadId).schedules(callerOf(c, threadId), { op: "update", id, body: c.req.valid("json") })) as Schedule;
+    const schedule = fromRoom(await roomStub(c.env, threadId).updateSchedule(callerOf(c, threadId), id, c.req.valid("json")));
     return reply(c, "PATCH /api/schedules/:scheduleId", { schedule });
   })
   .delete("/:scheduleId", async (c) => {
     const id = c.req.param("scheduleId");
     const threadId = await threadOf(c, id);
-    fromRoom(await roomStub(c.env, threadId).schedules(callerOf(c, threadId), { op: "delete", id }));
+    fromRoom(await roomStub(c.env, threadId).deleteSchedule(callerOf(c, threadId), id));
     return c.body(null, 204);
   });

@@ -7,7 +7,7 @@
 //   onAlarm      (alarm) the run queue's watchdog, approvals that expired, the outflow's retries (D1, the
 //                owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, Schedule, Thread } from "../../protocol";
+import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, Schedule, ScheduleBody, Thread } from "../../protocol";
 import type { Env } from "../env";
 import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import type { Accepted, AcceptInput } from "./intake";
@@ -15,7 +15,6 @@ import type { OtherThread } from "./other-threads";
 import type { PostInput } from "./post-input";
 import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
 import { roomParts, type RoomFaults, type RoomParts } from "./room-parts";
-import type { ScheduleOp } from "./scheduler";
 import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from "./store/thread-row";
@@ -158,9 +157,21 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     });
   }
 
-  /** The thread's schedules: list, create, update, delete (worker/thread/scheduler.ts). */
-  schedules(who: Caller, q: ScheduleOp): Promise<RoomReply<Schedule[] | Schedule | null>> {
-    return this.withThread(who, (t) => this.parts.scheduler.handle(t, q));
+  /** The thread's schedules (worker/thread/scheduler.ts). */
+  schedules(who: Caller): Promise<RoomReply<Schedule[]>> {
+    return this.withThread(who, () => ok(this.parts.scheduler.list()));
+  }
+
+  createSchedule(who: Caller, body: ScheduleBody & { prompt: string }): Promise<RoomReply<Schedule>> {
+    return this.withThread(who, (t) => this.parts.scheduler.create(t, body));
+  }
+
+  updateSchedule(who: Caller, id: string, body: ScheduleBody): Promise<RoomReply<Schedule>> {
+    return this.withThread(who, () => this.parts.scheduler.update(id, body));
+  }
+
+  deleteSchedule(who: Caller, id: string): Promise<RoomReply<null>> {
+    return this.withThread(who, () => this.parts.scheduler.remove(id));
   }
 
   /** A task was cancelled: plugins end it first (so its stopped run does not iterate again), then its runs go. */

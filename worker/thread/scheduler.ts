@@ -57,25 +57,11 @@ interface SchedulerDeps {
   logger: Logger;
 }
 
-/** What a caller asks of a thread's schedules (one RPC carries them all). */
-export type ScheduleOp =
-  | { op: "list" }
-  | { op: "create"; body: ScheduleBody & { prompt: string } }
-  | { op: "update"; id: string; body: ScheduleBody }
-  | { op: "delete"; id: string };
-
 export class Scheduler {
   private readonly book: ScheduleBook;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.book = deps.store.schedules;
-  }
-
-  handle(t: ThreadRecord, q: ScheduleOp): Promise<RoomReply<Schedule[] | Schedule | null>> | RoomReply<Schedule[]> {
-    if (q.op === "list") return ok(this.book.list());
-    if (q.op === "create") return this.create(t, q.body);
-    if (q.op === "update") return this.update(q.id, q.body);
-    return this.remove(q.id);
   }
 
   list(): Schedule[] {
