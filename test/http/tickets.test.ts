@@ -2,7 +2,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { callApp, createThreadVia, env, expectError, openSocketVia, tokenUsers } from "./util";
+import { callApp, createThreadVia, expectError, openSocketVia, tokenUsers } from "./util";
 import { threadObject } from "../helpers";
 
 async function ticketFor(call: ReturnType<ReturnType<typeof tokenUsers>["as"]>, threadId: string) {

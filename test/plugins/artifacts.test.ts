@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_ARTIFACTS_PER_THREAD } from "../../protocol";
-import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
+import { api, createThread, json, marker, messagesOf, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 
 afterEach(() => settle());
 

@@ -1,6 +1,5 @@
 // The memory tool: its commands on a user's memories/ context files, paths that cannot leave that
 // folder, notes kept across threads and seen on the Context page, and kept out of the injected context.
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { contextQuotaMessage, type ContextQuota } from "../../worker/lib/context-quota";
 import type { OwnerPort } from "../../worker/plugins/ports";

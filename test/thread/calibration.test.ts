@@ -11,7 +11,7 @@ import { Calibration, fitHistory } from "../../worker/thread/run/context-window"
 import type { ThreadRoom } from "../../worker/thread/room";
 import { CacheStore } from "../../worker/thread/store/cache";
 import { LongText } from "../../worker/thread/store/long-text";
-import { api, createThread, env, marker, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
+import { api, createThread, marker, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 
 const small: ModelInfo = { id: "claude-fake-small", displayName: "Fake small", contextWindow: 25_000, maxOutputTokens: 4_096, thinking: ["enabled"], compaction: false };
 const big: ModelInfo = { id: "claude-sonnet-4-6", displayName: "Claude Sonnet 4.6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: ["adaptive", "enabled"], compaction: true };

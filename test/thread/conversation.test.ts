@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, env, marker, messagesOf, script, Socket, threadObject, upstreamRequests } from "../helpers";
+import { api, createThread, marker, messagesOf, script, Socket, threadObject, upstreamRequests } from "../helpers";
 
 async function run(ws: Socket, threadId: string, content: string, runs: number) {
   const res = await api(`/api/threads/${threadId}/messages`, { body: { content } });

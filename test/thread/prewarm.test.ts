@@ -1,6 +1,6 @@
 // POST /api/prewarm loads what a first post needs (the thread, the model's view, step 0's inputs and
 // the plugins), so the post that follows reaches the model without waiting on D1.
-import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { api, createThread, marker, script, settle, Socket, threadObject, until } from "../helpers";

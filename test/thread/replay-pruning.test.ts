@@ -6,7 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import type { RoomStore } from "../../worker/thread/store";
-import { api, createThread, env, settle, Socket, threadObject, until } from "../helpers";
+import { api, createThread, settle, Socket, threadObject, until } from "../helpers";
 
 const MINUTE = 60_000;
 const storeOf = (room: ThreadRoom): RoomStore => room.parts.store;

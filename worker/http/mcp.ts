@@ -1,9 +1,9 @@
 // MCP servers (PROTOCOL.md, "MCP servers"): kept by the caller's own object (worker/user/mcp/), which
 // also makes every call to them. The OAuth callback is a browser's redirect: it answers with a redirect
 // back to the app's Connections page, saying how the sign-in went.
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
-import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem, type McpServer } from "../../protocol";
+import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem } from "../../protocol";
 import { PLUGINS } from "../plugins/registry";
 import type { McpAnswer } from "../user/mcp";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
