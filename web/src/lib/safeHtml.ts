@@ -1,7 +1,8 @@
 // Model output is untrusted HTML: it may try to run script, load remote resources (which tells a
 // third party that the page is open, and what it asked for), take input, restyle the page or lay an
 // overlay over it. What this lets through can do none of that:
-// - no script: DOMPurify's defaults, plus every on* attribute refused outright;
+// - no script: DOMPurify's defaults, plus every on* attribute refused outright (and taken out of the
+//   text before it is parsed at all: eventAttributes.ts);
 // - nothing loads from elsewhere: an image from another host (imageSource.ts) becomes a link to it,
 //   media and frames are dropped, and no attribute may point at an outside resource (srcset,
 //   background, poster, ping, an SVG reference that is not to the same document);
@@ -12,6 +13,7 @@
 // The Worker's Content-Security-Policy (img-src 'self' data: blob:) is the second line of defence.
 
 import DOMPurify from "dompurify";
+import { dropEventHandlers } from "./eventAttributes";
 import { imageSource } from "./imageSource";
 
 /** Controls: dropped with their text. */
@@ -95,8 +97,9 @@ function addCopyButtons(root: HTMLElement): void {
  * the app's own elements to the sanitized DOM (it is not sanitized again).
  */
 export function sanitizeModelHtml(html: string, finish?: (body: HTMLElement) => void): string {
-  // The DOM comes back in DOMPurify's own inert document: nothing in it loads while we edit it.
-  const body = DOMPurify.sanitize(html, {
+  // The DOM comes back in DOMPurify's own inert document: nothing in it loads while we edit it. The
+  // model's event handlers do not even reach its parser (eventAttributes.ts says why).
+  const body = DOMPurify.sanitize(dropEventHandlers(html), {
     FORBID_TAGS,
     FORBID_ATTR,
     ADD_FORBID_CONTENTS: CONTROLS,
