@@ -1,6 +1,7 @@
 import type { Run } from "@protocol";
 import { formatCost, formatDuration, formatRelative, formatTokens } from "../lib/format";
 import { Link, threadPath } from "../lib/router";
+import { DataTable } from "./DataTable";
 
 const SHOWN = 50;
 
@@ -18,42 +19,26 @@ export function RecentRuns({ runs }: { runs: readonly Run[] }) {
       <h2 id="recent-runs-title" className="section-title">
         Recent runs{runs.length > SHOWN ? ` (newest ${SHOWN} of ${runs.length})` : ""}
       </h2>
-      <div className="table-wrap">
-        <table className="table" data-testid="recent-runs">
-          <thead>
-            <tr>
-              <th scope="col">Thread</th>
-              <th scope="col">Model</th>
-              <th scope="col">Input</th>
-              <th scope="col">Output</th>
-              <th scope="col">Cache read / write</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Cost</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {newest.map((r) => (
-              <tr key={r.id} data-testid="run-row" data-thread-id={r.threadId}>
-                <th scope="row">
-                  <ThreadCell run={r} />
-                </th>
-                <td>{r.model}</td>
-                <td>{formatTokens(r.inputTokens)}</td>
-                <td>{formatTokens(r.outputTokens)}</td>
-                <td>
-                  {formatTokens(r.cacheReadTokens)} / {formatTokens(r.cacheWriteTokens)}
-                </td>
-                <td>{formatDuration(r.durationMs)}</td>
-                <td>{formatCost(r.costUsd)}</td>
-                <td>
-                  <time dateTime={new Date(r.startedAt).toISOString()}>{formatRelative(r.startedAt)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="recent-runs" columns={["Thread", "Model", "Input", "Output", "Cache read / write", "Duration", "Cost", "When"]}>
+        {newest.map((r) => (
+          <tr key={r.id} data-testid="run-row" data-thread-id={r.threadId}>
+            <th scope="row">
+              <ThreadCell run={r} />
+            </th>
+            <td>{r.model}</td>
+            <td>{formatTokens(r.inputTokens)}</td>
+            <td>{formatTokens(r.outputTokens)}</td>
+            <td>
+              {formatTokens(r.cacheReadTokens)} / {formatTokens(r.cacheWriteTokens)}
+            </td>
+            <td>{formatDuration(r.durationMs)}</td>
+            <td>{formatCost(r.costUsd)}</td>
+            <td>
+              <time dateTime={new Date(r.startedAt).toISOString()}>{formatRelative(r.startedAt)}</time>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { describeWhen } from "../lib/scheduleDraft";
 import { mySchedulesQuery } from "../queries/schedules";
 import { useThreadList } from "../queries/threads";
 import { ListShell } from "./ListShell";
+import { DataTable } from "./DataTable";
 
 /** All of the user's schedules, soonest first (paused and spent ones last), each with its thread. */
 export default function ScheduledPage() {
@@ -27,43 +28,28 @@ export default function ScheduledPage() {
       </header>
       <ListShell query={schedules} rows={schedules.data} empty={<p className="muted">No schedules yet.</p>}>
         {(rows) => (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Thread</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Next</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((s) => (
-                  <tr key={s.id} data-testid="scheduled-row" data-schedule-id={s.id} data-thread-id={s.threadId} data-enabled={String(s.enabled)}>
-                    <td className="schedule-cell">
-                      <strong title={s.prompt}>{s.name}</strong>
-                      <LastRun schedule={s} />
-                    </td>
-                    <td>
-                      <Link href={threadPath(s.threadId)} data-testid="scheduled-thread-link">
-                        {names.get(s.threadId) ?? "Open thread"}
-                      </Link>
-                    </td>
-                    <td className="small">{describeWhen(s, tz, now)}</td>
-                    <td className="small">
-                      <NextRun schedule={s} />
-                    </td>
-                    <td>
-                      <ScheduleControls schedule={s} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={["Schedule", "Thread", "When", "Next", { hidden: "Actions" }]}>
+            {rows.map((s) => (
+              <tr key={s.id} data-testid="scheduled-row" data-schedule-id={s.id} data-thread-id={s.threadId} data-enabled={String(s.enabled)}>
+                <td className="schedule-cell">
+                  <strong title={s.prompt}>{s.name}</strong>
+                  <LastRun schedule={s} />
+                </td>
+                <td>
+                  <Link href={threadPath(s.threadId)} data-testid="scheduled-thread-link">
+                    {names.get(s.threadId) ?? "Open thread"}
+                  </Link>
+                </td>
+                <td className="small">{describeWhen(s, tz, now)}</td>
+                <td className="small">
+                  <NextRun schedule={s} />
+                </td>
+                <td>
+                  <ScheduleControls schedule={s} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </ListShell>
     </div>

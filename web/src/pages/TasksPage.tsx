@@ -7,6 +7,7 @@ import { tasksQuery } from "../queries/tasks";
 import { FilterChips } from "./FilterChips";
 import { ListShell } from "./ListShell";
 import type { TaskStatus as Status } from "@protocol";
+import { DataTable } from "./DataTable";
 
 const POLL_MS = 5000;
 
@@ -34,48 +35,33 @@ export default function TasksPage() {
       <FilterChips label="Filter by status" options={FILTERS} value={status} onChange={setStatus} />
       <ListShell query={tasks} rows={newestFirst} empty={<p className="muted">No tasks.</p>}>
         {(rows) => (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Task</th>
-                  <th scope="col">Iterations</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr key={t.id} data-testid="task-row" data-task-id={t.id} data-status={t.status}>
-                    <td>
-                      <TaskStatus task={t} />
-                    </td>
-                    <td className="task-cell">
-                      <Link href={threadPath(t.threadId)} className="task-prompt" title={t.prompt}>
-                        {t.prompt || t.id}
-                      </Link>
-                      {t.parentThreadId && (
-                        <Link href={threadPath(t.parentThreadId)} className="muted small">
-                          from parent thread
-                        </Link>
-                      )}
-                      {t.result && <div className="muted small task-result">{t.result.slice(0, 200)}</div>}
-                    </td>
-                    <td>
-                      <Iterations task={t} />
-                    </td>
-                    <td className="muted small">{formatRelative(t.updatedAt)}</td>
-                    <td>
-                      <CancelTask task={t} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={["Status", "Task", "Iterations", "Updated", { hidden: "Actions" }]}>
+            {rows.map((t) => (
+              <tr key={t.id} data-testid="task-row" data-task-id={t.id} data-status={t.status}>
+                <td>
+                  <TaskStatus task={t} />
+                </td>
+                <td className="task-cell">
+                  <Link href={threadPath(t.threadId)} className="task-prompt" title={t.prompt}>
+                    {t.prompt || t.id}
+                  </Link>
+                  {t.parentThreadId && (
+                    <Link href={threadPath(t.parentThreadId)} className="muted small">
+                      from parent thread
+                    </Link>
+                  )}
+                  {t.result && <div className="muted small task-result">{t.result.slice(0, 200)}</div>}
+                </td>
+                <td>
+                  <Iterations task={t} />
+                </td>
+                <td className="muted small">{formatRelative(t.updatedAt)}</td>
+                <td>
+                  <CancelTask task={t} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </ListShell>
     </div>

@@ -8,6 +8,7 @@ import { ListShell } from "./ListShell";
 import { RecentRuns } from "./RecentRuns";
 import { SpendToday } from "./SpendToday";
 import { UsageChart } from "./UsageChart";
+import { DataTable } from "./DataTable";
 
 const RANGES = [
   { value: "24h", label: "24 hours", ms: 24 * 3_600_000 },
@@ -59,33 +60,18 @@ function Totals({ totals }: { totals: UsageTotals }) {
 /** The period's runs added up by model, the most tokens first. */
 function ByModel({ byModel }: { byModel: [string, ModelUsage][] }) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Usage by model</caption>
-        <thead>
-          <tr>
-            <th scope="col">Model</th>
-            <th scope="col">Runs</th>
-            <th scope="col">Input</th>
-            <th scope="col">Output</th>
-            <th scope="col">Avg duration</th>
-            <th scope="col">Cost</th>
-          </tr>
-        </thead>
-        <tbody>
-          {byModel.map(([model, m]) => (
-            <tr key={model}>
-              <th scope="row">{model}</th>
-              <td>{m.runs}</td>
-              <td>{formatTokens(m.input)}</td>
-              <td>{formatTokens(m.output)}</td>
-              <td>{formatDuration(m.duration / m.runs)}</td>
-              <td>{formatCost(m.cost)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Usage by model" columns={["Model", "Runs", "Input", "Output", "Avg duration", "Cost"]}>
+      {byModel.map(([model, m]) => (
+        <tr key={model}>
+          <th scope="row">{model}</th>
+          <td>{m.runs}</td>
+          <td>{formatTokens(m.input)}</td>
+          <td>{formatTokens(m.output)}</td>
+          <td>{formatDuration(m.duration / m.runs)}</td>
+          <td>{formatCost(m.cost)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
