@@ -116,6 +116,31 @@ describe("without D1", () => {
   });
 });
 
+describe("lists longer than a statement binds (SQLite here binds at most 100 parameters)", () => {
+  it("forgets a family of 120 threads, their messages with them, and deletes 120 context files at once", async () => {
+    const userId = `family-${crypto.randomUUID().slice(0, 8)}`;
+    const user = userObject(userId);
+    const now = Date.now();
+    const ids = Array.from({ length: 120 }, (_, i) => `thr_family${String(i).padStart(3, "0")}`);
+    const thread = (id: string, i: number) => ({
+      table: "threads" as const,
+      row: { id, ownerId: userId, name: `t${i}`, model: "m", parentThreadId: i ? ids[0] : null, lastActivity: now + i, createdAt: now, updatedAt: now },
+    });
+    const message = (id: string) => ({ table: "messages" as const, row: { id: `msg_${id}`, threadId: id, role: "user", kind: "text", source: "web", content: "findable words", createdAt: now } });
+    await user.report([...ids.map(thread), ...ids.map(message)]);
+    expect(await user.family(ids[0])).toHaveLength(120);
+    await user.forget(ids);
+    expect((await user.threads({ limit: 200 })).threads).toEqual([]);
+    expect(await user.search("findable", 10)).toEqual([]);
+
+    const quota = { files: 1_000, bytes: 1 << 24 };
+    const paths = Array.from({ length: 120 }, (_, i) => `notes/n${i}.md`);
+    for (const path of paths) await user.putContextFile(path, "x", quota);
+    expect(await user.deleteContextFiles(paths)).toHaveLength(120);
+    expect(await user.contextFiles()).toEqual([]);
+  });
+});
+
 describe("a deleted thread", () => {
   it("leaves the directory and search at once, and D1 after the object's flush", async () => {
     const { users, as } = tokenUsers("deleter");

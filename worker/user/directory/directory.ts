@@ -5,7 +5,7 @@ import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PendingApproval, SearchResult, Thread, ThreadStatus } from "../../../protocol";
 import { messages, threads } from "../../db/schema";
 import { toThread } from "../../db/shapes";
-import type { UserDb, UserStore } from "../store";
+import { inList, type UserDb, type UserStore } from "../store";
 import { encodeCursor, type Cursor } from "./cursor";
 import { createDirectoryTables } from "./schema";
 import { searchMessages } from "./search";
@@ -101,8 +101,8 @@ export class Directory {
   /** Deleted threads: their rows, messages and waiting calls go. */
   forget(ids: string[]): void {
     if (ids.length === 0) return;
-    this.db.delete(messages).where(inArray(messages.threadId, ids)).run();
-    this.db.delete(threads).where(inArray(threads.id, ids)).run();
+    this.db.delete(messages).where(inList(messages.threadId, ids)).run();
+    this.db.delete(threads).where(inList(threads.id, ids)).run();
     this.waiting.forget(ids);
   }
 }

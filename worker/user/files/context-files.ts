@@ -1,12 +1,12 @@
 // The user's context files (and the assistant's memory files under memories/), in the user's object:
 // one writer, so a write is checked against the quota and made in one step, and writes made at once
 // cannot pass it together. Each change goes to D1 through the object's outbox.
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { ContextFile, ContextFileInfo } from "../../../protocol";
 import { contextFiles } from "../../db/schema";
 import type { ContextQuota } from "../../lib/context-quota";
 import type { Outbox } from "../../lib/outbox";
-import type { UserDb, UserStore } from "../store";
+import { inList, type UserDb, type UserStore } from "../store";
 
 const TABLE = `CREATE TABLE IF NOT EXISTS context_files (
   owner_id TEXT NOT NULL, path TEXT NOT NULL, content TEXT NOT NULL, bytes INTEGER NOT NULL, updated_at INTEGER NOT NULL,
@@ -72,7 +72,7 @@ export class ContextFiles {
   /** Removes the files named; the paths that were there. */
   remove(paths: string[]): string[] {
     if (paths.length === 0) return [];
-    const gone = this.db.delete(contextFiles).where(inArray(contextFiles.path, paths)).returning({ path: contextFiles.path }).all();
+    const gone = this.db.delete(contextFiles).where(inList(contextFiles.path, paths)).returning({ path: contextFiles.path }).all();
     for (const { path } of gone) this.outbox.remove("context_files", path, { ownerId: this.ownerId(), path });
     return gone.map((g) => g.path);
   }

@@ -2,9 +2,9 @@
 // storage quota, which their projects' files count against too: charged before the upload is stored,
 // in one step (one writer), so uploads made at once cannot pass it together; released if the upload
 // fails, and with a deleted thread.
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { attachments } from "../../db/schema";
-import type { UserDb, UserStore } from "../store";
+import { inList, type UserDb, type UserStore } from "../store";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS attachments (
@@ -47,6 +47,6 @@ export class StoredFiles {
 
   /** Deleted threads' files leave the quota (their bytes are deleted from R2 by the caller). */
   forgetThreads(threadIds: string[]): void {
-    if (threadIds.length) this.db.delete(attachments).where(inArray(attachments.threadId, threadIds)).run();
+    if (threadIds.length) this.db.delete(attachments).where(inList(attachments.threadId, threadIds)).run();
   }
 }

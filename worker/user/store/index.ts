@@ -2,7 +2,9 @@
 // and `meta` (whose object this is, the import from D1). Each subsystem creates its own tables in its
 // own folder. The directory, usage, files and tasks keep D1's tables by name and column, for this one
 // user, so Drizzle's table objects (worker/db/schema.ts) and the shapes made from them serve both.
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema";
 
 export type UserDb = DrizzleSqliteDODatabase<typeof schema>;
@@ -29,6 +31,11 @@ export class UserStore {
   setMeta(key: string, value: string): void {
     this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
   }
+}
+
+/** `column IN (values)`, bound as one JSON array: a statement here binds at most 100 parameters. */
+export function inList(column: SQLiteColumn, values: readonly string[]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 }
 
 /** A column added after its table was first made (an object from before lacks it). */

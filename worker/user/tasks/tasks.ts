@@ -6,7 +6,7 @@ import type { Task, TaskStatus } from "../../../protocol";
 import { tasks, type TaskRow } from "../../db/schema";
 import { toTask } from "../../db/shapes";
 import { utcDayStart } from "../../lib/time";
-import type { UserDb, UserStore } from "../store";
+import { inList, type UserDb, type UserStore } from "../store";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -74,6 +74,6 @@ export class UserTasks {
 
   /** Deleted threads' tasks go with them. */
   forgetThreads(threadIds: string[]): void {
-    if (threadIds.length) this.db.delete(tasks).where(inArray(tasks.threadId, threadIds)).run();
+    if (threadIds.length) this.db.delete(tasks).where(inList(tasks.threadId, threadIds)).run();
   }
 }
