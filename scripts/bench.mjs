@@ -4,7 +4,7 @@
 //
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
 //   npm run bench -- --compare <rev> [--pairs 3]
-//   npm run bench -- --only user,cap        (some parts only: main, cap, user)
+//   npm run bench -- --only user,cap        (some parts only: main, cap, user, cost)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
 // trip (a primary one region away), and the table prints both side by side. With --compare, only the
@@ -16,6 +16,7 @@ import { api } from "./bench/clients.mjs";
 import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
 import { d1Down, SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
+import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -154,6 +155,38 @@ async function userObject(upstream) {
   }
 }
 
+/** What one message writes and calls, on an app of its own (its runs' log lines say). */
+async function costs(upstream) {
+  const app = await startApp(upstream.url);
+  try {
+    return await perMessage(app.base, upstream, app.logs);
+  } finally {
+    app.stop();
+  }
+}
+
+const COST_COLUMNS = [
+  ["objectRowsWritten", "rows written, objects"],
+  ["threadRowsRead", "rows read, thread"],
+  ["ownerRowsWritten", "of them the user's"],
+  ["d1Rows", "D1 rows written"],
+  ["d1Bytes", "D1 bytes written"],
+  ["rpcs", "RPCs"],
+  ["r2", "R2 ops"],
+];
+
+function printCosts(byCase) {
+  console.log(`
+per message (${ANSWER_TOKENS}-token answer, ${TOKEN_MS} ms a token; means over 3 messages after a warm-up)
+`);
+  const width = Math.max(...Object.keys(byCase).map((n) => n.length));
+  console.log(`${"message".padEnd(width)} | ${COST_COLUMNS.map(([, h]) => h).join(" | ")}`);
+  console.log(`${"-".repeat(width)}-|-${COST_COLUMNS.map(([, h]) => "-".repeat(h.length)).join("-|-")}`);
+  for (const [name, c] of Object.entries(byCase)) {
+    console.log(`${name.padEnd(width)} | ${COST_COLUMNS.map(([k, h]) => fmt(c[k]).padStart(h.length)).join(" | ")}`);
+  }
+}
+
 /** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
 async function table(upstream) {
   console.log(`bench: ${opts.runs} runs, ${opts.tokens} tokens per answer, ${opts.tokenDelayMs} ms between tokens upstream\n`);
@@ -166,17 +199,20 @@ async function table(upstream) {
     base.notes.push(...user.notes);
   }
   const slow = d1Latency && part("main") ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
-  const width = Math.max(...base.rows.map(([name]) => name.length));
-  const head = ["median / p95", ...(slow ? [`with D1 +${d1Latency} ms`] : []), "samples"];
-  console.log(`${"metric".padEnd(width)} | ${head.map((h) => h.padStart(16)).join(" | ")}`);
-  console.log(`${"-".repeat(width)}-|-${head.map(() => "-".repeat(16)).join("-|-")}`);
-  for (const [name, s] of base.rows) {
-    const other = slow?.rows.find(([n]) => n === name)?.[1];
-    const cells = [cell(s), ...(slow ? [other ? cell(other) : "-"] : []), String(s.n)];
-    console.log(`${name.padEnd(width)} | ${cells.map((c) => c.padStart(16)).join(" | ")}`);
+  if (base.rows.length) {
+    const width = Math.max(...base.rows.map(([name]) => name.length));
+    const head = ["median / p95", ...(slow ? [`with D1 +${d1Latency} ms`] : []), "samples"];
+    console.log(`${"metric".padEnd(width)} | ${head.map((h) => h.padStart(16)).join(" | ")}`);
+    console.log(`${"-".repeat(width)}-|-${head.map(() => "-".repeat(16)).join("-|-")}`);
+    for (const [name, s] of base.rows) {
+      const other = slow?.rows.find(([n]) => n === name)?.[1];
+      const cells = [cell(s), ...(slow ? [other ? cell(other) : "-"] : []), String(s.n)];
+      console.log(`${name.padEnd(width)} | ${cells.map((c) => c.padStart(16)).join(" | ")}`);
+    }
   }
   for (const note of base.notes) console.log(`\n${note}`);
   if (part("main")) console.log(`(the upstream takes ≈${opts.tokens * opts.tokenDelayMs} ms to stream each answer; socket deltas are coalesced every ~30 ms)`);
+  if (part("cost")) printCosts(await costs(upstream));
 }
 
 const upstream = await startFakeUpstream({ port: 0 });

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { drizzle } from "drizzle-orm/d1";
-import { database, meteredD1 } from "../../worker/db/client";
+import { database, meteredD1, newUsage } from "../../worker/db/client";
 import * as schema from "../../worker/db/schema";
 import type { Hooks, PluginContext, PluginDefinition, ToolCall } from "../../worker/plugins/contract";
 import { PluginHost } from "../../worker/plugins/host";
@@ -114,12 +114,12 @@ describe("syncPluginConfigs", () => {
   it("does not write when nothing changed: one read, no statement else", async () => {
     await syncPluginConfigs(db());
     const snapshot = await rows();
-    const usage = { statements: 0, roundTrips: 0 };
+    const usage = newUsage();
     const batch = vi.spyOn(env.DB, "batch");
     try {
       const configs = await syncPluginConfigs(drizzle(meteredD1(env.DB, usage), { schema }));
       expect(configs).toHaveLength(PLUGINS.length);
-      expect(usage).toEqual({ statements: 1, roundTrips: 1 });
+      expect(usage).toMatchObject({ statements: 1, roundTrips: 1, rowsWritten: 0 });
       expect(batch).not.toHaveBeenCalled();
     } finally {
       batch.mockRestore();

@@ -22,13 +22,24 @@ export function database(env: Env, usage?: D1Usage, faults?: D1Meter["faults"]):
  */
 export const devD1 = { down: false, roundTrips: 0 };
 
-/** What one writer asked of D1: statements, and round trips (a batch is one). */
+/**
+ * What one writer asked of D1: statements, round trips (a batch is one), the rows they wrote as D1
+ * counts them (indexes included), and the bytes of the values they bound.
+ */
 export interface D1Usage {
   statements: number;
   roundTrips: number;
+  rowsWritten: number;
+  bytes: number;
 }
 
-export const newUsage = (): D1Usage => ({ statements: 0, roundTrips: 0 });
+export const newUsage = (): D1Usage => ({ statements: 0, roundTrips: 0, rowsWritten: 0, bytes: 0 });
+
+/** A bound value's size as D1 keeps it: text in UTF-8, a number in 8 bytes. */
+const sizeOf = (v: unknown) => (typeof v === "string" ? new TextEncoder().encode(v).length : v === null || v === undefined ? 0 : v instanceof ArrayBuffer ? v.byteLength : 8);
+
+/** The rows a result says it wrote. */
+const written = (results: D1Result[]) => results.reduce((n, r) => n + (r.meta?.rows_written ?? 0), 0);
 
 export interface D1Meter {
   /** Bench and tests: a delay before each round trip, standing in for a primary one region away. */
@@ -54,23 +65,30 @@ export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, fault
     return work();
   };
   const originals = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+  const boundBytes = new WeakMap<object, number>();
+  const wrap = (stmt: D1PreparedStatement, bytes = 0): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
       get(target, prop) {
-        if (prop === "bind") return (...args: unknown[]) => wrap(target.bind(...args));
+        if (prop === "bind") return (...args: unknown[]) => wrap(target.bind(...args), args.reduce<number>((n, a) => n + sizeOf(a), 0));
         const value = Reflect.get(target, prop, target);
         if (typeof value !== "function") return value;
         if (EXECUTORS.has(prop as string)) {
           return (...args: unknown[]) => {
             usage.statements++;
             usage.roundTrips++;
-            return delay(() => value.apply(target, args));
+            usage.bytes += bytes;
+            return delay(async () => {
+              const result = await value.apply(target, args);
+              if (prop === "run" || prop === "all") usage.rowsWritten += written([result as D1Result]);
+              return result;
+            });
           };
         }
         return value.bind(target);
       },
     });
     originals.set(proxy, stmt);
+    boundBytes.set(proxy, bytes);
     return proxy;
   };
   return new Proxy(d1, {
@@ -80,7 +98,12 @@ export function meteredD1(d1: D1Database, usage: D1Usage, { latencyMs = 0, fault
         return (stmts: D1PreparedStatement[]) => {
           usage.statements += stmts.length;
           usage.roundTrips++;
-          return delay(() => target.batch(stmts.map((s) => originals.get(s) ?? s)));
+          usage.bytes += stmts.reduce((n, s) => n + (boundBytes.get(s) ?? 0), 0);
+          return delay(async () => {
+            const results = await target.batch(stmts.map((s) => originals.get(s) ?? s));
+            usage.rowsWritten += written(results);
+            return results;
+          });
         };
       }
       const value = Reflect.get(target, prop, target);

@@ -6,6 +6,7 @@ import type { D1Usage } from "../db/client";
 import { d1Sink } from "../db/mirror";
 import type { Alarms } from "../lib/alarms";
 import type { Logger } from "../lib/logger";
+import type { Meter } from "../lib/meter";
 import { OutboxFlush, type Sink } from "../lib/outbox-flush";
 import type { UserApi } from "../user/stub";
 import type { RoomStore } from "./store";
@@ -27,9 +28,10 @@ export class Outflow {
     user: (ownerId: string) => UserApi,
     alarms: Alarms,
     logger: Logger,
+    meter: Meter,
   ) {
     this.mirror = new OutboxFlush(store.outbox, d1Sink(d1), alarms, logger, "D1");
-    this.report = new OutboxFlush(store.report, ownerSink(store, user), alarms, logger, "the user's object");
+    this.report = new OutboxFlush(store.report, ownerSink(store, user, meter), alarms, logger, "the user's object");
   }
 
   /** Both flushes; resolves when both are done (or have failed, to be retried). */
@@ -63,13 +65,13 @@ export class Outflow {
   }
 }
 
-/** The owner's object as the report's sink. */
-function ownerSink(store: RoomStore, user: (ownerId: string) => UserApi): Sink {
+/** The owner's object as the report's sink; the rows it took there are counted with this object's. */
+function ownerSink(store: RoomStore, user: (ownerId: string) => UserApi, meter: Meter): Sink {
   return {
     async write(entries) {
       const ownerId = store.thread.get()?.ownerId;
       if (!ownerId || entries.length === 0) return;
-      await user(ownerId).report(entries);
+      meter.owner(await user(ownerId).report(entries));
     },
   };
 }

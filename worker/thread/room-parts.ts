@@ -6,6 +6,7 @@ import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
 import { Alarms } from "../lib/alarms";
 import { MonotonicClock } from "../lib/ids";
+import { Meter } from "../lib/meter";
 import { consoleLogger } from "../lib/logger";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
@@ -41,13 +42,14 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const config = configOf(env);
   const logger = consoleLogger("room");
   const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
-  const store = new RoomStore(ctx.storage);
+  const d1Usage = newUsage();
+  const meter = new Meter(d1Usage);
+  const store = new RoomStore(meter.storage(ctx.storage));
   const writer = new ThreadWriter(store, new MonotonicClock());
   const alarms = new Alarms(ctx.storage);
-  const d1Usage = newUsage();
   const db = database(env, d1Usage, faults.d1);
-  const user = (ownerId: string) => userStub(env, ownerId, faults.user);
-  const outflow = new Outflow(store, db.$client, d1Usage, user, alarms, logger);
+  const user = (ownerId: string) => meter.calls(userStub(env, ownerId, faults.user), "rpcs");
+  const outflow = new Outflow(store, db.$client, d1Usage, user, alarms, logger, meter);
   const invoker = createInvoker(env, config);
   const plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
   const stepZero = new StepZero(store.cache, db, user, () => store.thread.get()?.projectId ?? null, config, logger, plugins);
@@ -59,17 +61,19 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
     if (writer.reportApprovals()) waitUntil(outflow.reported());
   });
   const calibration = new Calibration(store.cache);
-  const files = new FileBlocks(env.FILES, store.files, () => stepZero.current?.project?.files ?? []);
+  const files = new FileBlocks(meter.calls(env.FILES, "r2"), store.files, () => stepZero.current?.project?.files ?? []);
   const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user };
-  const queue = new RunQueue(run, { alarms, d1: d1Usage, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
+  const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
   const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
   const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger });
   // The plugins come first (the broadcaster tells them every frame) and register last: what they are
   // lent includes the intake, through which they post into their own thread.
-  const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread: otherThreads(env), store, writer, events, stepZero, intake, scheduler };
+  const other = otherThreads(env);
+  const thread = (threadId: string) => meter.calls(other(threadId), "rpcs");
+  const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread, store, writer, events, stepZero, intake, scheduler };
   plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
   const sockets = new SocketHub(ctx, store, events, queue, intake);
-  return { store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets, legacy: new LegacyImport(db, store, writer) };
+  return { meter, store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets, legacy: new LegacyImport(db, store, writer) };
 }
 
 /** After each run: the flushes (and step 0's revalidation with them), and the spend settled. */

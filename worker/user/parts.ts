@@ -4,6 +4,7 @@ import { database } from "../db/client";
 import { d1Sink } from "../db/mirror";
 import { configOf, type Env } from "../env";
 import { Alarms } from "../lib/alarms";
+import { Meter } from "../lib/meter";
 import { consoleLogger } from "../lib/logger";
 import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
@@ -25,7 +26,9 @@ export type UserParts = ReturnType<typeof userParts>;
 export function userParts(ctx: DurableObjectState, env: Env) {
   const config = configOf(env);
   const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
-  const store = new UserStore(ctx.storage);
+  const meter = new Meter();
+  const store = new UserStore(meter.storage(ctx.storage));
+  const files = meter.calls(env.FILES, "r2");
   const owner = new FirstTouch(store, ctx.id.name);
   const outbox = new Outbox(store.sql, "outbox");
   const alarms = new Alarms(ctx.storage);
@@ -41,11 +44,12 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     storageUsed: () => stored.used(),
     invalidate: (ids) => threads.invalidate(ids),
     leave: (ids, projectId) => threads.leaveProject(ids, projectId),
-    deleteBytes: (keys) => waitUntil(keys.length ? env.FILES.delete(keys) : Promise.resolve()),
-    readText: async (key) => (await env.FILES.get(key))?.text() ?? null,
+    deleteBytes: (keys) => waitUntil(keys.length ? files.delete(keys) : Promise.resolve()),
+    readText: async (key) => (await files.get(key))?.text() ?? null,
   });
   const spend = new Spend(store);
   return {
+    meter,
     store,
     owner,
     outbox,
@@ -58,7 +62,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,
-    shares: new UserShares(store.sql, env.FILES),
+    shares: new UserShares(store.sql, files),
     mcp: new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil }),
     /** The user's files changed: to D1 after this, and the threads holding step 0's copy drop it. */
     filesChanged() {

@@ -32,10 +32,10 @@ export class UserRoom extends DurableObject<Env> {
 
   // --- Directory and search ------------------------------------------------------------------
 
-  /** What a thread's object reports (report.ts), in one transaction. */
+  /** What a thread's object reports (report.ts), in one transaction; the rows it took here. */
   report(entries: ReportEntry[]) {
-    const { store, owner } = this.parts;
-    store.transaction(() => entries.forEach((e) => applyReport(this.parts, owner.owner, e)));
+    const { store, owner, meter } = this.parts;
+    return meter.rowsOf(() => store.transaction(() => entries.forEach((e) => applyReport(this.parts, owner.owner, e))));
   }
 
   threads(opts: ListOptions) {

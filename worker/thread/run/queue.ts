@@ -6,6 +6,7 @@ import type { D1Usage } from "../../db/client";
 import { ABORT_STOP, ABORT_TIMEOUT, RunError } from "../../invoker/errors";
 import { newId } from "../../lib/ids";
 import type { Alarms } from "../../lib/alarms";
+import { since, type Meter, type MeterCounts } from "../../lib/meter";
 import type { Mirrored } from "../outflow";
 import { sendEnd } from "./ending";
 import { Run } from "./run";
@@ -24,6 +25,8 @@ const HOUSEKEEPING_DELAY_MS = 50;
 export interface QueueParts {
   alarms: Alarms;
   d1: D1Usage;
+  /** What the object has cost: each run's log line says what it cost since the line before. */
+  meter: Meter;
   /** After each run: the mirror flush, sent in the turn of the run's end events. */
   afterRun(): Promise<Mirrored>;
   /** Keeps the object alive for work done after a run. */
@@ -37,11 +40,15 @@ export class RunQueue {
   private closed = false;
   /** The run in progress waits for the user's approval. */
   private waiting = false;
+  /** The meter as the last run's log line read it (as the object started, before its first run). */
+  private counted: MeterCounts;
 
   constructor(
     private readonly parts: RunParts,
     private readonly queue: QueueParts,
-  ) {}
+  ) {
+    this.counted = queue.meter.read();
+  }
 
   private get store() {
     return this.parts.store;
@@ -152,7 +159,7 @@ export class RunQueue {
       clock.pause();
       this.waiting = false;
       this.running = null;
-      this.housekeep(finished && ((mirror) => run.logger.info("run finished", { ...finished, mirror })));
+      this.housekeep(finished && ((mirror, cost) => run.logger.info("run finished", { ...finished, mirror, cost })));
     }
   }
 
@@ -174,11 +181,16 @@ export class RunQueue {
    * The run's end events leave once the writes before them are durable (the output gate), when this
    * turn yields; the mirror's batch, sent in it, leaves with them. The rest waits (HOUSEKEEPING_DELAY_MS).
    */
-  private housekeep(log: ((mirror: Mirrored) => void) | null): void {
+  private housekeep(log: ((mirror: Mirrored, cost: MeterCounts) => void) | null): void {
     const mirrored = this.queue.afterRun();
     const later = new Promise((resolve) => setTimeout(resolve, HOUSEKEEPING_DELAY_MS)).then(async () => {
       if (!this.closed) this.store.runs.prune(Date.now());
-      log?.(await mirrored);
+      const flushed = await mirrored;
+      // What the object wrote, read and sent out since the last run's line: this message's cost.
+      const now = this.queue.meter.read();
+      const cost = since(now, this.counted);
+      this.counted = now;
+      log?.(flushed, cost);
     });
     this.queue.waitUntil(later);
   }

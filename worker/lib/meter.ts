@@ -1,0 +1,111 @@
+// What an object costs, counted as it goes: the rows its SQLite statements read and write (what
+// Durable Objects bill), its calls to other objects, its R2 operations, and the rows and bytes it
+// writes to D1. Each object keeps one Meter for its life; a run reads the difference across itself.
+
+/** The counts, as a run's log line and the bench report them. */
+export interface MeterCounts {
+  rowsRead: number;
+  rowsWritten: number;
+  /** Rows the owner's object read and wrote for what this object reported to it. */
+  ownerRowsRead: number;
+  ownerRowsWritten: number;
+  /** RPCs to other objects. */
+  rpcs: number;
+  r2: number;
+  d1Rows: number;
+  d1Bytes: number;
+}
+
+export const noCounts = (): MeterCounts => ({ rowsRead: 0, rowsWritten: 0, ownerRowsRead: 0, ownerRowsWritten: 0, rpcs: 0, r2: 0, d1Rows: 0, d1Bytes: 0 });
+
+/** The rows an object's SQLite read and wrote. */
+export type RowCounts = Pick<MeterCounts, "rowsRead" | "rowsWritten">;
+
+/** Cursors held before they are counted, so an object that is never read holds few. */
+const MAX_HELD = 256;
+
+/** What a writer asked of D1 (db/client.ts counts it): round trips, rows written (indexes included), bytes bound. */
+export interface D1Counts {
+  roundTrips: number;
+  rowsWritten: number;
+  bytes: number;
+}
+
+export class Meter {
+  private readonly counts = noCounts();
+
+  /** `d1`: the object's D1 counts, read with the rest. */
+  constructor(private readonly d1?: D1Counts) {}
+
+  /** Cursors of statements not yet counted: a cursor's figures grow as it is read (most are read at once). */
+  private cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+
+  /** `storage`, each SQL statement of which is counted (for the object's own store, and Drizzle). */
+  storage(storage: DurableObjectStorage): DurableObjectStorage {
+    const sql = new Proxy(storage.sql, {
+      get: (target, name) => {
+        if (name === "exec") {
+          return (query: string, ...bindings: unknown[]) => {
+            const cursor = target.exec(query, ...bindings);
+            if (this.cursors.push(cursor) > MAX_HELD) this.read();
+            return cursor;
+          };
+        }
+        return bound(target, name);
+      },
+    });
+    return new Proxy(storage, { get: (target, name) => (name === "sql" ? sql : bound(target, name)) });
+  }
+
+  /**
+   * Counts calls out: each call of a method of `target` (an object's stub, a bucket) is one more of
+   * `kind`. A stub answers any name with a method, so every name but `then` is taken for one.
+   */
+  calls<T extends object>(target: T, kind: "rpcs" | "r2"): T {
+    return new Proxy(target, {
+      get: (t, name) => {
+        if (name === "then" || typeof name === "symbol") return Reflect.get(t, name, t);
+        return (...args: unknown[]) => {
+          this.counts[kind]++;
+          return Reflect.apply(Reflect.get(t, name, t) as (...a: unknown[]) => unknown, t, args);
+        };
+      },
+    });
+  }
+
+  /** What another object's SQLite did for a call of this one (its answer says). */
+  owner(rows: RowCounts): void {
+    this.counts.ownerRowsRead += rows.rowsRead;
+    this.counts.ownerRowsWritten += rows.rowsWritten;
+  }
+
+  /** The rows `work` read and wrote here. */
+  rowsOf(work: () => void): RowCounts {
+    const before = this.read();
+    work();
+    const after = this.read();
+    return { rowsRead: after.rowsRead - before.rowsRead, rowsWritten: after.rowsWritten - before.rowsWritten };
+  }
+
+  /** Everything counted since the object started. */
+  read(): MeterCounts {
+    for (const cursor of this.cursors) {
+      this.counts.rowsRead += cursor.rowsRead;
+      this.counts.rowsWritten += cursor.rowsWritten;
+    }
+    this.cursors = [];
+    return { ...this.counts, d1Rows: this.d1?.rowsWritten ?? 0, d1Bytes: this.d1?.bytes ?? 0 };
+  }
+}
+
+/** What `later` counted past `earlier`. */
+export function since(later: MeterCounts, earlier: MeterCounts): MeterCounts {
+  const out = noCounts();
+  for (const key of Object.keys(out) as (keyof MeterCounts)[]) out[key] = later[key] - earlier[key];
+  return out;
+}
+
+function bound(target: object, name: string | symbol): unknown {
+  const value = Reflect.get(target, name, target);
+  return typeof value === "function" ? value.bind(target) : value;
+}
