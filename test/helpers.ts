@@ -150,6 +150,12 @@ export class Socket {
   }
 }
 
+/**
+ * A moment past the replay's checkpoint (worker/thread/store/replay.ts: a delta waits at most a second
+ * for its batch): what a client saw of a stream so far is stored, and a restart now keeps it whole.
+ */
+export const checkpointed = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
 /** The text deltas a socket has received, joined: what the user has seen of the answers so far. */
 export function streamedText(frames: Frame[]): string {
   return frames

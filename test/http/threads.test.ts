@@ -416,7 +416,7 @@ describe("DELETE /api/threads/:id", () => {
     await ws.waitForRunEnd();
     const full = await roomRowCounts(thread.id);
     expect(full).toMatchObject({ thread: 1, turns: 2 });
-    expect(full.events).toBeGreaterThan(0);
+    expect(full.replay).toBeGreaterThan(0);
     expect(full.messages).toBeGreaterThan(2);
 
     expect((await api(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
@@ -460,7 +460,7 @@ describe("DELETE /api/threads/:id", () => {
 
 // --- the thread's Durable Object, inspected in place ----------------------------------------
 
-const ROOM_TABLES = ["thread", "messages", "inbox", "runs", "events", "turns", "outbox", "cache"];
+const ROOM_TABLES = ["thread", "messages", "inbox", "runs", "replay", "turns", "outbox", "cache"];
 /** A deleted thread's object: every table empty; `meta` keeps only the schema version and the tombstone. */
 const EMPTY_ROOM = Object.fromEntries(ROOM_TABLES.map((t) => [t, 0]));
 

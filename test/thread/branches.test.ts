@@ -2,7 +2,7 @@
 // the current branch, rebuilt from the stored turns (thinking signatures intact).
 import { abortAllDurableObjects } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, createThread, json, marker, messagesOf, script, settle, Socket, streamedText, upstreamRequests } from "../helpers";
+import { api, checkpointed, createThread, json, marker, messagesOf, script, settle, Socket, streamedText, upstreamRequests } from "../helpers";
 import { expectError } from "../http/util";
 
 afterEach(() => settle());
@@ -103,6 +103,7 @@ describe("editing a user message", () => {
     await ws.waitForRunEnd(1);
     const edited = (await (await editOf(t.id, q.id, { content: `ask again ${m}` })).json<any>()).message;
     await ws.waitFor((f) => streamedText(f).endsWith("cut off"));
+    await checkpointed();
     await abortAllDurableObjects();
     const client = await Socket.open(t.id, "?since=0");
     await client.waitForRunEnd(2, 15_000);

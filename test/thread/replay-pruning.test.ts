@@ -1,4 +1,4 @@
-// The replay buffer's pruning (worker/thread/store/run-log.ts, RunLog.prune): after a run, the frames
+// The replay buffer's pruning (worker/thread/store/run-log.ts, RunLog.prune, through RoomStore.prune): after a run, the frames
 // of runs before the previous one are deleted (and those runs' rows, once ended), unless
 // the run started within the last REPLAY_MIN_AGE_MS (a minute). A socket's `?since=` older than what
 // is left gets `replay_unavailable` after `ready`, then what is left (docs/protocol-notes.md).
@@ -18,7 +18,7 @@ const withStore = <T>(fn: (store: RoomStore, sql: SqlStorage) => T) =>
 /** A run as the queue records one: started at `at`, its frames `count` seqs from `firstSeq`, ended. */
 function playRun(store: RoomStore, runId: string, firstSeq: number, count: number, at: number, end = true) {
   store.runs.started(runId, `msg_${runId}`, firstSeq, at);
-  store.runs.prune(at);
+  store.prune(at);
   for (let seq = firstSeq; seq < firstSeq + count; seq++) store.replay.append(seq, JSON.stringify({ event: "pipeline:stream", data: { runId }, seq }));
   if (end) {
     store.runs.stored(runId, { status: "completed", commandsHandled: [], commandsUnhandled: [], durationMs: 1 });

@@ -1,10 +1,14 @@
 import type { EventFrame, EventMap, EventName, Message, StreamEvent } from "../../protocol";
 import type { BroadcastFrame } from "../plugins/contract";
 import type { RoomStore, ThreadRecord } from "./store";
+import { PENDING_FRAMES } from "./store/replay";
 import { publicThread } from "./store/thread-row";
 
-/** More deltas than a crash can leave unwritten (those sent since the object's last commit). */
-const UNCONFIRMED_DELTAS = 64;
+/**
+ * More deltas than a crash can leave unwritten: those waiting for their batch, and a batch written
+ * but not yet committed (replay.ts).
+ */
+const UNCONFIRMED_DELTAS = 2 * PENDING_FRAMES;
 
 const isDelta = (f: EventFrame): boolean =>
   f.event === "pipeline:stream" && (f.data.type === "text" || f.data.type === "thinking" || f.data.type === "tool_input");
@@ -42,10 +46,10 @@ export class Broadcaster {
     const seq = ++this.seq;
     const frame = { event, data, timestamp: Date.now(), seq } as EventFrame;
     const json = JSON.stringify(frame);
-    // A delta goes out before its replay row is written, so it does not wait at the output gate for
-    // that row's commit. Every other frame (a run's start and end, a message) is durable before any
-    // client sees it. A delta a crash loses from the replay was a moment of the answer's text the
-    // next start skips over (see the constructor): seqs are never given twice.
+    // A delta goes out before it is written (with its batch, replay.ts), so it never waits at the
+    // output gate. Every other frame (a run's start and end, a message) is durable, with the deltas
+    // before it, before any client sees it. A delta a crash loses from the replay was a moment of the
+    // answer's text the next start skips over (see the constructor): seqs are never given twice.
     const delta = isDelta(frame);
     if (!delta) this.store.replay.append(seq, json);
     for (const ws of this.ctx.getWebSockets()) {
@@ -55,7 +59,7 @@ export class Broadcaster {
         // A socket closing under us; its close event tidies up.
       }
     }
-    if (delta) this.store.replay.append(seq, json);
+    if (delta) this.store.replay.appendDelta(seq, json);
     void this.observer.notify("onBroadcast", { ...frame, threadId: thread.id, json });
   }
 

@@ -184,7 +184,7 @@ export class RunQueue {
   private housekeep(log: ((mirror: Mirrored, cost: MeterCounts) => void) | null): void {
     const mirrored = this.queue.afterRun();
     const later = new Promise((resolve) => setTimeout(resolve, HOUSEKEEPING_DELAY_MS)).then(async () => {
-      if (!this.closed) this.store.runs.prune(Date.now());
+      if (!this.closed) this.store.prune(Date.now());
       const flushed = await mirrored;
       // What the object wrote, read and sent out since the last run's line: this message's cost.
       const now = this.queue.meter.read();

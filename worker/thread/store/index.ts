@@ -52,6 +52,12 @@ export class RoomStore {
     this.artifacts = new ArtifactStore(sql);
   }
 
+  /** The replay's frames, and the ended runs' rows, that no client may still ask for (RunLog.prune). */
+  prune(now: number): void {
+    const keepFrom = this.runs.prune(now);
+    if (keepFrom !== undefined) this.replay.pruneBefore(keepFrom);
+  }
+
   /** All of `fn`'s writes, or none of them. */
   transaction<T>(fn: () => T): T {
     return this.storage.transactionSync(fn);
@@ -64,6 +70,7 @@ export class RoomStore {
 
   /** Empties the store for good and leaves a tombstone. */
   async destroy(): Promise<void> {
+    this.replay.forget();
     await this.storage.deleteAlarm();
     await this.storage.deleteAll();
     migrate(this.storage.sql);

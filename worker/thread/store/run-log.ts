@@ -114,10 +114,11 @@ export class RunLog {
   }
 
   /**
-   * Deletes the frames of runs before the newest but one, unless they started within
-   * REPLAY_MIN_AGE_MS, and the rows of those runs once ended. Called after a run, off its way.
+   * The seq from which the replay keeps frames: those of the newest run but one, and of every run that
+   * started within REPLAY_MIN_AGE_MS. The rows of the runs before it go, once ended. Called after a
+   * run, off its way; undefined while there is nothing to prune.
    */
-  prune(now: number): void {
+  prune(now: number): number | undefined {
     const from = "coalesce(keep_seq, first_seq)";
     const previous = this.sql
       .exec<{ first_seq: number }>(`SELECT ${from} AS first_seq FROM runs ORDER BY first_seq DESC LIMIT 1 OFFSET 1`)
@@ -126,10 +127,8 @@ export class RunLog {
       .exec<{ first_seq: number | null }>(`SELECT min(${from}) AS first_seq FROM runs WHERE at >= ?`, now - REPLAY_MIN_AGE_MS)
       .one().first_seq;
     const keepFrom = previous === undefined ? undefined : Math.min(previous, recent ?? previous);
-    if (keepFrom !== undefined) {
-      this.sql.exec("DELETE FROM events WHERE seq < ?", keepFrom);
-      this.sql.exec("DELETE FROM runs WHERE first_seq < ? AND state = 'ended'", keepFrom);
-    }
+    if (keepFrom !== undefined) this.sql.exec("DELETE FROM runs WHERE first_seq < ? AND state = 'ended'", keepFrom);
+    return keepFrom;
   }
 
   toolRan(runId: string): void {

@@ -3,7 +3,7 @@
 //   messages  every message of every kind; input messages (those a run answers) form the branch tree
 //   inbox     the run queue: input messages waiting for (or in) a run, FIFO
 //   runs      each run's progress (started, stored, ended), for recovery and replay pruning
-//   events    the replay buffer: broadcast frames by seq
+//   replay    the replay buffer: broadcast frames by seq, in batches (replay.ts)
 //   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch (lib/outbox.ts)
 //   report    rows for the owner's object (directory, search, usage, schedules, waiting calls), the same way
@@ -17,7 +17,7 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "7";
+const SCHEMA_VERSION = "8";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, message_id TEXT NOT NULL, first_seq INTEGER NOT NULL, state TEXT NOT NULL,
   outcome TEXT, tool_ran INTEGER NOT NULL DEFAULT 0, at INTEGER NOT NULL, keep_seq INTEGER
 );
-CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS replay (first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL, frames TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS turns (
   exchange TEXT NOT NULL, idx INTEGER NOT NULL, message TEXT NOT NULL, tokens INTEGER NOT NULL,
   PRIMARY KEY (exchange, idx)
@@ -99,6 +99,11 @@ export function migrate(sql: SqlStorage): void {
   // Version 7: the MCP servers the thread does not offer (their ids, JSON); approvals, run points and
   // long text (TABLES).
   if (!columnExists(sql, "thread", "mcp_off")) sql.exec("ALTER TABLE thread ADD COLUMN mcp_off TEXT");
+  // Version 8: the replay buffer in batches; the frames of before, a batch each.
+  if (tableExists(sql, "events")) {
+    sql.exec("INSERT OR IGNORE INTO replay (first_seq, last_seq, frames) SELECT seq, seq, json_array(frame) FROM events");
+    sql.exec("DROP TABLE events");
+  }
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 
