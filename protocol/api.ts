@@ -70,7 +70,7 @@ export interface Api {
     query: { threadId?: string; since?: number; limit?: number };
     response: { runs: Run[]; totals: UsageTotals; limits: UsageLimits };
   };
-  "GET /api/admin/usage": { query: { since?: number; until?: number }; response: { usage: UserDayUsage[] } };
+  "GET /api/admin/usage": { query: { since?: number; until?: number; limit?: number; cursor?: string }; response: { usage: UserDayUsage[]; nextCursor?: string } };
   "GET /api/plugins": { response: { plugins: PluginInfo[] } };
   "PATCH /api/plugins/:name": { body: { enabled?: boolean; settings?: Record<string, unknown> }; response: { plugin: PluginInfo } };
   "GET /api/context": { response: { files: ContextFileInfo[]; cut?: string[] } };

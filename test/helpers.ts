@@ -184,6 +184,26 @@ export function threadObject(threadId: string): DurableObjectStub<ThreadRoom> {
   return threads.get(threads.idFromName(threadId));
 }
 
+/** Rows of a thread's own store (its primary copy) matching `where`; 0 for an object that holds nothing. */
+export function roomRows(threadId: string, table: string, where = "1", ...binds: unknown[]): Promise<number> {
+  return runInDurableObject(threadObject(threadId), (_room, state) => {
+    const sql = state.storage.sql;
+    if (!sql.exec("SELECT 1 FROM sqlite_master WHERE name = ?", table).toArray().length) return 0;
+    return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, ...binds).one().n;
+  });
+}
+
+/** The owner a thread's object holds it for (null: it holds no thread). */
+export function ownerOf(threadId: string): Promise<string | null> {
+  return runInDurableObject(threadObject(threadId), (room: ThreadRoom) => room.parts.store.thread.get()?.ownerId ?? null);
+}
+
+/** A run of `userId`'s that cost `costUsd`, reported to their object as a thread reports one (a thread since deleted). */
+export async function reportRun(userId: string, costUsd: number, startedAt = Date.now()): Promise<void> {
+  const row = { id: `run_${crypto.randomUUID()}`, threadId: "thr_gone", ownerId: userId, model: "claude-sonnet-4-6", costUsd, status: "completed", startedAt };
+  await userObject(userId).report([{ table: "agent_runs", row }]);
+}
+
 /** A user's object (their directory, search, usage, files, tasks), for the test to read what it holds. */
 export function userObject(userId: string): DurableObjectStub<UserRoom> {
   const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;

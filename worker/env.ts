@@ -24,6 +24,8 @@ export interface Env {
   THREAD_LIMITER?: RateLimit;
   /** The share links' public routes, per address. */
   SHARE_LIMITER?: RateLimit;
+  /** Workers Analytics Engine, where bound: a data point per run (tokens, cost, duration, model, user). */
+  ANALYTICS?: AnalyticsEngineDataset;
   /** The web app's built files (wrangler.toml [assets]). */
   ASSETS?: Fetcher;
   /** access mode: the team domain (https://<team>.cloudflareaccess.com) and the application AUD */
@@ -60,6 +62,8 @@ export interface Env {
   MAX_SCHEDULES_PER_USER?: string;
   /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
   DEV_FAULTS?: string;
+  /** "1": threads and users from before the objects are imported from D1 on their first touch (a deployment with old data). */
+  LEGACY_IMPORT?: string;
   /** MCP: a tool call's limit (ms), how long a call waits for the user's approval (s), and "1" to reach localhost (npm run dev, tests). */
   MCP_TOOL_TIMEOUT_MS?: string;
   APPROVAL_TIMEOUT_S?: string;
@@ -98,6 +102,8 @@ export interface Config {
   step0MaxAgeMs: number;
   d1LatencyMs: number;
   devFaults: boolean;
+  /** Threads and users from before the objects are looked for in D1 (LEGACY_IMPORT); off, D1 is never read for them. */
+  legacyImport: boolean;
   userStorageQuotaBytes: number;
   mcpToolTimeoutMs: number;
   approvalTimeoutMs: number;
@@ -143,6 +149,7 @@ export function configOf(env: Env): Config {
       step0MaxAgeMs: numberVar(env.STEP0_MAX_AGE_MS, 10 * 60_000),
       d1LatencyMs: numberVar(env.D1_LATENCY_MS, 0),
       devFaults: env.DEV_FAULTS === "1",
+      legacyImport: env.LEGACY_IMPORT === "1",
       userStorageQuotaBytes: numberVar(env.USER_STORAGE_QUOTA_BYTES, 100 * 1024 * 1024),
       mcpToolTimeoutMs: numberVar(env.MCP_TOOL_TIMEOUT_MS, 60_000),
       approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,

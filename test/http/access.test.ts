@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { forgetAccessKeys, KEY_TTL_MS, STALE_KEYS_MS } from "../../worker/http/access-jwt";
+import { ownerOf } from "../helpers";
 import { callApp, expectError, openSocketVia } from "./util";
 
 // A Cloudflare Access team of our own: a key pair, its published certs, and signed JWTs.
@@ -72,8 +73,7 @@ describe("AUTH_MODE=access", () => {
     const { thread } = await created.json<any>();
     const viaCookie = await callApp(accessEnv, `/api/threads/${thread.id}`, { headers: { cookie: `CF_Authorization=${token}` } });
     expect(viaCookie.status).toBe(200);
-    const row = await env.DB.prepare("SELECT owner_id FROM threads WHERE id = ?").bind(thread.id).first<{ owner_id: string }>();
-    expect(row?.owner_id).toBe("ada@example.com");
+    expect(await ownerOf(thread.id)).toBe("ada@example.com");
   });
 
   it("refuses a wrong audience, an expired token, an unknown key and a forged signature", async () => {

@@ -1,7 +1,8 @@
 // Auth modes through the real Hono app: token mode (Bearer header; `?token=` for WebSockets only),
 // ownership (another user's thread is a 404 with none of its data, on every route), access mode.
 import { beforeAll, describe, expect, it } from "vitest";
-import { callApp, countRows, createThreadVia, env, expectError, openSocketVia, tokenUsers } from "./util";
+import { ownerOf, roomRows } from "../helpers";
+import { callApp, createThreadVia, env, expectError, openSocketVia, tokenUsers } from "./util";
 
 const { users, tokenEnv, as } = tokenUsers("alice", "bob");
 const alice = as(users.alice);
@@ -38,8 +39,7 @@ describe("token mode: who is calling", () => {
     const thread = await createThreadVia(alice, { name: "alice's first" });
     expect(thread).toMatchObject({ name: "alice's first", status: "open" });
     expect(thread).not.toHaveProperty("ownerId");
-    const row = await env.DB.prepare("SELECT owner_id FROM threads WHERE id = ?").bind(thread.id).first<{ owner_id: string }>();
-    expect(row!.owner_id).toBe(users.alice.id);
+    expect(await ownerOf(thread.id)).toBe(users.alice.id);
 
     const res = await alice(`/api/threads/${thread.id}`);
     expect(res.status).toBe(200);
@@ -87,7 +87,7 @@ describe("token mode: another user's thread is a 404 with none of its data", () 
   it("DELETE the thread (and it stays)", async () => {
     await expectHidden(await bob(`/api/threads/${thread.id}`, { method: "DELETE" }));
     expect((await alice(`/api/threads/${thread.id}`)).status).toBe(200);
-    expect(await countRows("threads", "id = ?", thread.id)).toBe(1);
+    expect(await roomRows(thread.id, "thread")).toBe(1);
   });
 
   it("GET its messages", async () => {
@@ -96,12 +96,12 @@ describe("token mode: another user's thread is a 404 with none of its data", () 
   });
 
   it("POST a message (and nothing is stored, nothing runs)", async () => {
-    const before = await countRows("messages", "thread_id = ? AND role = 'user'", thread.id);
+    const before = await roomRows(thread.id, "messages", "role = 'user'");
     await expectHidden(await bob(`/api/threads/${thread.id}/messages`, { body: { content: "bob's words" } }));
     // Even with alice's clientMessageId, bob learns nothing about her message.
     await expectHidden(await bob(`/api/threads/${thread.id}/messages`, { body: { content: "x", clientMessageId: "c-1" } }));
-    expect(await countRows("messages", "thread_id = ? AND role = 'user'", thread.id)).toBe(before);
-    expect(await countRows("messages", "thread_id = ? AND content = ?", thread.id, "bob's words")).toBe(0);
+    expect(await roomRows(thread.id, "messages", "role = 'user'")).toBe(before);
+    expect(await roomRows(thread.id, "messages", "content = ?", "bob's words")).toBe(0);
   });
 
   it("POST stop", async () => {
@@ -111,7 +111,7 @@ describe("token mode: another user's thread is a 404 with none of its data", () 
   it("POST /api/chat", async () => {
     await expectHidden(await bob("/api/chat", { body: { threadId: thread.id, content: "via chat" } }));
     await expectHidden(await bob("/api/chat", { body: { threadId: thread.id, content: "x", clientMessageId: "c-1" } }));
-    expect(await countRows("messages", "thread_id = ? AND content = ?", thread.id, "via chat")).toBe(0);
+    expect(await roomRows(thread.id, "messages", "content = ?", "via chat")).toBe(0);
   });
 
   it("POST /api/prewarm", async () => {

@@ -3,8 +3,8 @@
 // nothing of the first user's has changed.
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../protocol";
-import { script } from "../helpers";
-import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers, type Env } from "./util";
+import { script, userObject } from "../helpers";
+import { callApp, createThreadVia, env, openSocketVia, tokenUsers, type Env } from "./util";
 
 const { users, as, tokenEnv } = tokenUsers("alice", "bob");
 const [alice, bob] = [as(users.alice), as(users.bob)];
@@ -65,14 +65,11 @@ async function aliceData(): Promise<Ids> {
   ws.close();
   const upload = await alice(`/api/threads/${thread.id}/attachments?name=a.txt`, { body: "alice's file", headers: { "content-type": "text/plain" } });
   const { attachment } = await upload.json<any>();
-  const child = await insertThread({ ownerId: users.alice.id, kind: "task", parentThreadId: thread.id });
+  const child = (await createThreadVia(alice, { kind: "task", name: "alice's task thread" })).id;
   const task = `task_${crypto.randomUUID().slice(0, 8)}`;
   const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, status, prompt, max_iterations, current_iteration, created_at, updated_at) VALUES (?, ?, ?, ?, 'running', 'p', 3, 1, ?, ?)",
-  )
-    .bind(task, users.alice.id, child, thread.id, now, now)
-    .run();
+  const row = { id: task, ownerId: users.alice.id, threadId: child, parentThreadId: thread.id, status: "running" as const, prompt: "p", result: null, model: null, depth: 1, maxIterations: 3, currentIteration: 1, costUsd: 0, verdict: null, createdAt: now, updatedAt: now };
+  expect(await userObject(users.alice.id).createTask(row, { perThread: 10, perDay: 100 })).toEqual({ ok: true });
   const path = `alice-${WORD}.md`;
   expect((await alice(`/api/context/${path}`, { method: "PUT", body: { content: "alice's notes" } })).status).toBe(200);
   await alice("/api/plugins"); // the first read of plugins stores their defaults
@@ -101,7 +98,7 @@ async function snapshot(ids: Ids) {
     projectFiles: await read(`/api/projects/${ids.project}/files`),
     servers: await read("/api/mcp/servers"),
     context: await read(`/api/context/${ids.path}`),
-    runs: (await env.DB.prepare("SELECT count(*) AS n FROM agent_runs WHERE owner_id = ?").bind(users.alice.id).first<{ n: number }>())!.n,
+    usage: await read("/api/metrics"),
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
   };
 }

@@ -3,8 +3,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { api, type ApiOptions, marker, script, settle, threadObject, upstreamRequests } from "../helpers";
-import { callApp, countRows, createThreadVia, env, expectError, openSocketVia, tokenUsers, type Env, type User } from "./util";
+import { api, type ApiOptions, marker, reportRun, roomRows, script, settle, threadObject, upstreamRequests } from "../helpers";
+import { callApp, createThreadVia, env, expectError, openSocketVia, tokenUsers, type Env, type User } from "./util";
 
 afterEach(() => settle());
 
@@ -36,7 +36,7 @@ describe("rate limits", () => {
     // Edits, regenerations and the original chat route count against the same limit.
     expect((await ann("/api/chat", { body: { threadId: thread.id, content: "via chat" } })).status).toBe(429);
     await settle();
-    expect(await countRows("messages", "thread_id = ? AND content = ?", thread.id, "one too many")).toBe(0);
+    expect(await roomRows(thread.id, "messages", "content = ?", "one too many")).toBe(0);
 
     const bobs = await createThreadVia(bob);
     expect((await bob(`/api/threads/${bobs.id}/messages`, { body: { content: "mine" } })).status).toBe(202);
@@ -49,7 +49,7 @@ describe("rate limits", () => {
     const refused = await make();
     expect(refused.headers.get("retry-after")).toBe("60");
     await expectError(refused, 429, "rate_limited");
-    expect(await countRows("threads", "owner_id = ?", users.ann.id)).toBe(3);
+    expect((await (await as(users.ann)("/api/threads")).json<any>()).threads).toHaveLength(3);
   });
 });
 
@@ -78,7 +78,7 @@ describe("daily spend cap", () => {
       await expectError(await call(path, { body }), 429, "rate_limited");
     }
     await settle();
-    expect(await countRows("messages", "thread_id = ? AND role = 'user'", thread.id)).toBe(1);
+    expect(await roomRows(thread.id, "messages", "role = 'user'")).toBe(1);
     expect(await upstreamRequests(m)).toHaveLength(1);
 
     const usage = await (await call("/api/metrics")).json<any>();
@@ -111,11 +111,7 @@ describe("daily spend cap", () => {
   it("ends a delegated task whose next iteration would pass the cap, saying so", async () => {
     const { users, as, tokenEnv } = tokenUsers("delegator");
     const call = as(users.delegator);
-    await env.DB.prepare(
-      "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', 49.5, 'completed', ?)",
-    )
-      .bind(`run_${crypto.randomUUID()}`, users.delegator.id, Date.now())
-      .run();
+    await reportRun(users.delegator.id, 49.5);
     const [p, c] = [marker("parent"), marker("child")];
     // The first iteration costs $1.50 (under the task's own cap) and answers nothing, so it is
     // rejected and a second would run, past the user's $50 for the day.
@@ -134,25 +130,17 @@ describe("daily spend cap", () => {
 
   it("counts what the user spent in other threads today: a new thread's first post is refused", async () => {
     const { users, as } = tokenUsers("elsewhere");
-    await env.DB.prepare(
-      "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', 51, 'completed', ?)",
-    )
-      .bind(`run_${crypto.randomUUID()}`, users.elsewhere.id, Date.now())
-      .run();
+    await reportRun(users.elsewhere.id, 51);
     const thread = await createThreadVia(as(users.elsewhere));
     const refused = await as(users.elsewhere)(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } });
     await expectError(refused, 429, "rate_limited");
-    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(0);
+    expect(await roomRows(thread.id, "messages")).toBe(0);
   });
 
   it("does not count yesterday's spend", async () => {
     const { users, as } = tokenUsers("yesterday");
     const yesterday = Date.now() - (Date.now() % DAY_MS) - 1_000;
-    await env.DB.prepare(
-      "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', 500, 'completed', ?)",
-    )
-      .bind(`run_${crypto.randomUUID()}`, users.yesterday.id, yesterday)
-      .run();
+    await reportRun(users.yesterday.id, 500, yesterday);
     const thread = await createThreadVia(as(users.yesterday));
     expect((await as(users.yesterday)(`/api/threads/${thread.id}/messages`, { body: { content: "a new day" } })).status).toBe(202);
   });

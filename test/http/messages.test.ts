@@ -1,8 +1,8 @@
 // /api/threads/:id/messages (and /api/chat): reading a thread's messages after real runs (paging,
 // kinds, lastSeq), and posting them (validation, idempotency by clientMessageId, archived threads).
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createThread, json, marker, messagesOf, script, Socket, streamedText } from "../helpers";
-import { countRows, expectError, expectInvalid } from "./util";
+import { api, createThread, json, marker, messagesOf, roomRows, script, Socket, streamedText } from "../helpers";
+import { expectError, expectInvalid } from "./util";
 
 const MESSAGE_KEYS = ["clientMessageId", "content", "createdAt", "id", "kind", "metadata", "model", "parentId", "role", "source", "threadId"];
 /** User messages as listed also carry `siblings` (the branch switcher's versions). */
@@ -25,7 +25,7 @@ function expectOldestFirst(messages: any[]) {
 }
 
 const userMessagesWithClientId = (threadId: string, cid: string) =>
-  countRows("messages", "thread_id = ? AND role = 'user' AND client_message_id = ?", threadId, cid);
+  roomRows(threadId, "messages", "role = 'user' AND client_message_id = ?", cid);
 
 /** Follows up with one more message and waits for its run: any duplicate run would have come first. */
 async function runsAfterFollowUp(threadId: string, ws: Socket, runsSoFar: number) {
@@ -262,7 +262,7 @@ describe("POST /api/threads/:id/messages", () => {
   ])("refuses %s → 400, and stores nothing", async (_label, body, path) => {
     const thread = await createThread();
     await expectInvalid(await post(thread.id, body), path);
-    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(0);
+    expect(await roomRows(thread.id, "messages")).toBe(0);
   });
 
   it("accepts exactly 100000 characters and a 128-character clientMessageId", async () => {
@@ -295,7 +295,7 @@ describe("POST /api/threads/:id/messages", () => {
 
     await ws.waitForRunEnd(1);
     expect(await userMessagesWithClientId(thread.id, cid)).toBe(1);
-    expect(await countRows("messages", "thread_id = ? AND content = ?", thread.id, "different words")).toBe(0);
+    expect(await roomRows(thread.id, "messages", "content = ?", "different words")).toBe(0);
     const { followUp, starts } = await runsAfterFollowUp(thread.id, ws, 1);
     expect(starts).toEqual([firstMessage.id, followUp.id]);
     expect(ws.events("chat:message").filter((f) => f.data.message.role === "user")).toHaveLength(2);
@@ -361,7 +361,7 @@ describe("POST /api/threads/:id/messages", () => {
       409,
       "conflict",
     );
-    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(0);
+    expect(await roomRows(thread.id, "messages")).toBe(0);
     expect((await messagesOf(thread.id)).messages).toEqual([]);
 
     await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { status: "open" } });

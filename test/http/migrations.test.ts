@@ -4,7 +4,8 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../worker/db/schema";
-import { countRows, env, insertThread } from "./util";
+import { insertThread } from "../legacy/d1-rows";
+import { countRows, env } from "./util";
 
 const tables = (Object.values(schema) as unknown[])
   .filter((v): v is SQLiteTable => v instanceof SQLiteTable)
@@ -34,9 +35,15 @@ const insertMessage = (id: string, threadId: string, clientMessageId: string | n
   );
 
 describe("migrations from empty", () => {
+  it("dropped what is no longer written (metrics), and keeps the old tables for the legacy import", async () => {
+    const present = (await all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => r.name);
+    expect(present).not.toContain("metrics");
+    expect(present).toEqual(expect.arrayContaining(["threads", "messages", "agent_runs"]));
+  });
+
   it("the schema declares the tables the app relies on", () => {
     expect(tables.map((t) => t.name).sort()).toEqual(
-      expect.arrayContaining(["agent_runs", "context_files", "messages", "metrics", "plugin_configs", "tasks", "threads"]),
+      expect.arrayContaining(["plugin_configs", "thread_directory", "usage_days", "threads", "messages", "agent_runs", "tasks", "context_files"]),
     );
   });
 
@@ -98,7 +105,7 @@ describe("foreign keys are enforced", () => {
     expect(await countRows("messages", "id = ?", id)).toBe(0);
   });
 
-  it("a task, a metric and a child thread with missing parents are refused; a run of a gone thread is kept", async () => {
+  it("a task and a child thread with missing parents are refused; a run of a gone thread is kept", async () => {
     const now = Date.now();
     // Usage outlives its thread: agent_runs has no foreign key to threads.
     await env.DB.prepare(
@@ -111,10 +118,6 @@ describe("foreign keys are enforced", () => {
       env.DB.prepare(
         "INSERT INTO tasks (id, owner_id, thread_id, prompt, max_iterations, created_at, updated_at) VALUES (?, 'local', 'thr_missing', 'p', 1, ?, ?)",
       ).bind(`task_orphan_${now}`, now, now),
-      /FOREIGN KEY/i,
-    );
-    await expectConstraintError(
-      env.DB.prepare("INSERT INTO metrics (run_id, name, value, created_at) VALUES ('run_missing', 'x', 1, ?)").bind(now),
       /FOREIGN KEY/i,
     );
     await expectConstraintError(
@@ -142,7 +145,6 @@ describe("foreign keys are enforced", () => {
       env.DB.prepare(
         "INSERT INTO agent_runs (id, thread_id, owner_id, model, status, started_at) VALUES (?, ?, 'migrations', 'm', 'completed', ?)",
       ).bind(runId, parent, now),
-      env.DB.prepare("INSERT INTO metrics (run_id, name, value, created_at) VALUES (?, 'tokens', 1, ?)").bind(runId, now),
       env.DB.prepare(
         "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, prompt, max_iterations, created_at, updated_at) VALUES (?, 'migrations', ?, ?, 'p', 1, ?, ?)",
       ).bind(`task_cascade_${now}`, child, parent, now, now),
@@ -151,7 +153,6 @@ describe("foreign keys are enforced", () => {
     expect(await countRows("threads", "id IN (?, ?)", parent, child)).toBe(0);
     expect(await countRows("messages", "thread_id IN (?, ?)", parent, child)).toBe(0);
     expect(await countRows("agent_runs", "id = ?", runId)).toBe(1);
-    expect(await countRows("metrics", "run_id = ?", runId)).toBe(1);
     expect(await countRows("tasks", "thread_id = ? OR parent_thread_id = ?", child, parent)).toBe(0);
   });
 });

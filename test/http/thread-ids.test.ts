@@ -1,6 +1,6 @@
 // A thread id the app could not have made is an unknown thread, answered by the Worker itself: each
 // name is an object of its own, so asking the namespace for a made-up one would make an object.
-import { listDurableObjectIds, SELF } from "cloudflare:test";
+import { listDurableObjectIds, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { isId, newId } from "../../worker/lib/ids";
 import { callApp, env, expectError } from "./util";
@@ -44,6 +44,12 @@ const routes = (id: string): [string, ApiOptions][] => [
   ["/api/prewarm", { body: { threadId: id } }],
 ];
 
+/** A route of routes("") for `id`: its path's `:id`, or its body's threadId. */
+function withId([path, opts]: [string, ApiOptions], id: string): [string, ApiOptions] {
+  const body = opts.body && typeof opts.body === "object" && "threadId" in opts.body ? { ...opts.body, threadId: id } : opts.body;
+  return [path.replace("/api/threads//", `/api/threads/${id}/`).replace(/\/api\/threads\/$/, `/api/threads/${id}`), { ...opts, body }];
+}
+
 describe("thread ids", () => {
   it("isId takes what newId makes, and nothing else", () => {
     expect(isId("thr", newId("thr"))).toBe(true);
@@ -76,6 +82,27 @@ describe("thread ids", () => {
     await expectError(await SELF.fetch(`https://app.test/api/threads/${id}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"content":"hi"}' }), 404, "not_found");
     const made = (await listDurableObjectIds(env.THREAD_ROOM)).map((i) => i.toString());
     expect(made).not.toContain(objectId);
+  });
+
+  it("1,000 requests for well-formed unknown ids, on every route, leave no object storage behind", async () => {
+    const before = new Set((await listDurableObjectIds(env.THREAD_ROOM)).map((i) => i.toString()));
+    const ids = Array.from({ length: 1_000 }, () => newId("thr"));
+    const all = routes("");
+    for (let i = 0; i < ids.length; i += 50) {
+      const answers = await Promise.all(ids.slice(i, i + 50).map((id, j) => callApp(env, ...withId(all[(i + j) % all.length], id))));
+      for (const res of answers) expect(res.status).toBe(404);
+    }
+    // Each object they reached holds nothing: no table, no row, no alarm. (Local workerd keeps an empty
+    // file for every object it ran; Cloudflare keeps nothing for an object that never wrote.)
+    const reached = (await listDurableObjectIds(env.THREAD_ROOM)).filter((id) => !before.has(id.toString()));
+    expect(reached.length).toBeLessThanOrEqual(ids.length);
+    for (const id of reached) {
+      const held = await runInDurableObject(env.THREAD_ROOM.get(id), async (_room, state) => ({
+        tables: state.storage.sql.exec("SELECT name FROM sqlite_master").toArray().length,
+        alarm: await state.storage.getAlarm(),
+      }));
+      expect(held).toEqual({ tables: 0, alarm: null });
+    }
   });
 
   it("an empty threadId in a body is still a 400 naming it", async () => {

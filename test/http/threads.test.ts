@@ -1,18 +1,9 @@
 // /api/threads: create (defaults, strict validation), list (order, paging, filters), get, patch
-// (and its thread:updated broadcast), delete (and the cascade through D1 and the thread's object).
+// (and its thread:updated broadcast), delete (and the cascade through the objects and D1's directory).
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createThread, json, marker, script, Socket, threadObject, until } from "../helpers";
-import {
-  countRows,
-  createThreadVia,
-  env,
-  expectError,
-  expectInvalid,
-  insertThread,
-  setLastActivity,
-  tokenUsers,
-} from "./util";
+import { api, createThread, env, json, marker, roomRows, script, settle, Socket, threadObject, until, userObject } from "../helpers";
+import { countRows, createThreadVia, expectError, expectInvalid, listThread, setLastActivity, tokenUsers } from "./util";
 
 const THREAD_KEYS = ["createdAt", "headId", "id", "instructions", "kind", "lastActivity", "model", "name", "parentThreadId", "projectId", "sessionId", "status"];
 
@@ -106,7 +97,7 @@ describe("POST /api/threads", () => {
   it("stores nothing when it refuses", async () => {
     const name = `refused-${crypto.randomUUID()}`;
     await expectInvalid(await api("/api/threads", { body: { name, kind: "nope" } }), "kind");
-    expect(await countRows("threads", "name = ?", name)).toBe(0);
+    expect((await json(api("/api/threads?limit=200"))).threads.map((t: any) => t.name)).not.toContain(name);
   });
 
   it("gives every thread its own sortable id", async () => {
@@ -141,7 +132,7 @@ describe("GET /api/threads", () => {
     expect(ids((await user.list()).threads)).toEqual([b.id, a.id]);
     const posted = await user.call(`/api/threads/${a.id}/messages`, { body: { content: "bump" } });
     expect(posted.status).toBe(202);
-    // The list is D1's, which hears of the post with the run's flush: at most one flush behind.
+    // The list is the owner's object's, which hears of the post with the run's report: at most one behind.
     const { threads } = await until(() => user.list(), (page) => page.threads[0]?.id === a.id);
     expect(ids(threads)).toEqual([a.id, b.id]);
     expect(threads[0].lastActivity).toBeGreaterThan(t0 + 1);
@@ -151,7 +142,7 @@ describe("GET /api/threads", () => {
     const user = freshUser();
     const base = Date.now() - 100_000;
     // Three threads share one lastActivity: the cursor must not lose or repeat any of them.
-    for (const offset of [100, 200, 200, 200, 300, 400, 500]) await insertThread({ ownerId: user.id, lastActivity: base + offset });
+    for (const offset of [100, 200, 200, 200, 300, 400, 500]) await listThread({ ownerId: user.id, lastActivity: base + offset });
     const everything = (await user.list("?limit=200")).threads;
     expect(everything).toHaveLength(7);
     expect(ids(everything)).toEqual(ids(sortedNewestFirst(everything)));
@@ -169,7 +160,7 @@ describe("GET /api/threads", () => {
 
   it("has no nextCursor when the last page ends exactly at the last thread", async () => {
     const user = freshUser();
-    for (let i = 0; i < 4; i++) await insertThread({ ownerId: user.id, lastActivity: Date.now() - 1000 + i });
+    for (let i = 0; i < 4; i++) await listThread({ ownerId: user.id, lastActivity: Date.now() - 1000 + i });
     const first = await user.list("?limit=2");
     expect(first.threads).toHaveLength(2);
     expect(typeof first.nextCursor).toBe("string");
@@ -184,7 +175,7 @@ describe("GET /api/threads", () => {
   it("keeps paging consistent when a thread is created between pages", async () => {
     const user = freshUser();
     const base = Date.now() - 100_000;
-    for (let i = 0; i < 5; i++) await insertThread({ ownerId: user.id, lastActivity: base + i * 10 });
+    for (let i = 0; i < 5; i++) await listThread({ ownerId: user.id, lastActivity: base + i * 10 });
     const everything = ids((await user.list()).threads);
     const first = await user.list("?limit=2");
     await createThreadVia(user.call, { name: "newcomer" }); // newest of all: belongs before page 1
@@ -201,13 +192,7 @@ describe("GET /api/threads", () => {
   it("defaults to 50 a page and allows up to 200", async () => {
     const user = freshUser();
     const base = Date.now() - 100_000;
-    await env.DB.batch(
-      Array.from({ length: 51 }, (_, i) =>
-        env.DB.prepare(
-          `INSERT INTO threads (id, owner_id, name, model, last_activity, created_at, updated_at) VALUES (?, ?, ?, 'm', ?, ?, ?)`,
-        ).bind(`thr_bulk${String(i).padStart(3, "0")}${crypto.randomUUID().slice(0, 8)}`, user.id, `bulk ${i}`, base + i, base, base),
-      ),
-    );
+    for (let i = 0; i < 51; i++) await listThread({ ownerId: user.id, name: `bulk ${i}`, lastActivity: base + i });
     const first = await user.list();
     expect(first.threads).toHaveLength(50);
     expect(first.nextCursor).toBeTruthy();
@@ -257,7 +242,7 @@ describe("GET /api/threads", () => {
   it("pages within a status filter", async () => {
     const user = freshUser();
     const base = Date.now() - 100_000;
-    for (let i = 0; i < 5; i++) await insertThread({ ownerId: user.id, status: i % 2 ? "archived" : "open", lastActivity: base + i });
+    for (let i = 0; i < 5; i++) await listThread({ ownerId: user.id, status: i % 2 ? "archived" : "open", lastActivity: base + i });
     const pages = await allPages(user.list, 1, "&status=archived");
     expect(pages.map((p) => p.length)).toEqual([1, 1]);
     expect(pages.flat().every((t) => t.status === "archived")).toBe(true);
@@ -370,41 +355,36 @@ describe("DELETE /api/threads/:id", () => {
     await expectError(await api(`/api/threads/${thread.id}`, { method: "DELETE" }), 404, "not_found");
     const list = await json(api("/api/threads?limit=200"));
     expect(ids(list.threads)).not.toContain(thread.id);
-    expect(await countRows("threads", "id = ?", thread.id)).toBe(0);
+    await settle();
+    expect(await countRows("thread_directory", "id = ?", thread.id)).toBe(0);
   });
 
-  it("cascades: messages, child threads, their messages and tasks are gone from D1; usage stays", async () => {
+  it("cascades: task threads below it and their tasks leave the list, the objects and D1's directory; usage stays", async () => {
     const thread = await createThread({ name: "parent" });
     const ws = await Socket.open(thread.id);
     expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: "make some rows" } })).status).toBe(202);
     await ws.waitForRunEnd();
-    const runId = ws.events("pipeline:complete")[0].data.runId;
-    await expectRowsEventually(() => countRows("agent_runs", "thread_id = ?", thread.id), 1);
-
-    const child = await insertThread({ ownerId: "local", kind: "task", parentThreadId: thread.id, name: "child" });
-    const grandchild = await insertThread({ ownerId: "local", kind: "task", parentThreadId: child, name: "grandchild" });
+    const runs = async () => (await json(api(`/api/metrics?threadId=${thread.id}`))).totals.runs;
+    await until(runs, (n) => n === 1);
+    // Task threads below it, as delegation makes them: in the owner's directory, each with its task.
+    const child = await listThread({ ownerId: "local", kind: "task", parentThreadId: thread.id, name: "child" });
+    const grandchild = await listThread({ ownerId: "local", kind: "task", parentThreadId: child, name: "grandchild" });
     const now = Date.now();
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO messages (id, thread_id, role, content, created_at) VALUES (?, ?, 'user', 'child says', ?)").bind(`msg_c${now}`, child, now),
-      env.DB.prepare("INSERT INTO messages (id, thread_id, role, content, created_at) VALUES (?, ?, 'user', 'grandchild says', ?)").bind(`msg_g${now}`, grandchild, now),
-      env.DB.prepare(
-        "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, prompt, max_iterations, created_at, updated_at) VALUES (?, 'local', ?, ?, 'do it', 3, ?, ?)",
-      ).bind(`task_${now}`, child, thread.id, now, now),
-    ]);
+    const task = { id: `task_${now}`, ownerId: "local", threadId: child, parentThreadId: thread.id, status: "running" as const, prompt: "do it", result: null, model: null, depth: 1, maxIterations: 3, currentIteration: 1, costUsd: 0, verdict: null, createdAt: now, updatedAt: now };
+    expect(await userObject("local").createTask(task, { perThread: 10, perDay: 1_000 })).toEqual({ ok: true });
     const family = [thread.id, child, grandchild];
+    await until(() => countRows("thread_directory", "id = ?", thread.id), (n) => n === 1);
+
+    expect((await api(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
+
+    const listed = ids((await json(api("/api/threads?limit=200"))).threads);
+    for (const id of family) expect(listed).not.toContain(id);
+    expect((await json(api(`/api/tasks?threadId=${child}`))).tasks).toEqual([]);
+    expect(await roomRows(thread.id, "messages")).toBe(0);
     const inFamily = `IN (${family.map(() => "?").join(",")})`;
-    expect(await countRows("messages", `thread_id = ?`, thread.id)).toBeGreaterThanOrEqual(2);
-    expect(await countRows("metrics", "run_id = ?", runId)).toBeGreaterThan(0);
-
-    const res = await api(`/api/threads/${thread.id}`, { method: "DELETE" });
-    expect(res.status).toBe(204);
-
-    expect(await countRows("threads", `id ${inFamily}`, ...family)).toBe(0);
-    expect(await countRows("messages", `thread_id ${inFamily}`, ...family)).toBe(0);
+    await until(() => countRows("thread_directory", `id ${inFamily}`, ...family), (n) => n === 0);
     // What the thread cost stays on the books (the usage page shows it as a deleted thread's).
-    expect(await countRows("agent_runs", `thread_id ${inFamily}`, ...family)).toBe(1);
-    expect(await countRows("metrics", "run_id = ?", runId)).toBeGreaterThan(0);
-    expect(await countRows("tasks", `thread_id ${inFamily} OR parent_thread_id ${inFamily}`, ...family, ...family)).toBe(0);
+    expect(await runs()).toBe(1);
     await expectError(await api(`/api/threads/${child}`), 404, "not_found");
     ws.close();
   });
@@ -424,9 +404,6 @@ describe("DELETE /api/threads/:id", () => {
     expect(ws.closed).toBe(true);
     expect(await roomRowCounts(thread.id)).toEqual(EMPTY_ROOM);
     expect(await roomAlarm(thread.id)).toBeNull();
-    // The tombstone: a copy of the thread left in D1 (say, a delete that failed half-way) cannot
-    // bring it back through the object.
-    await insertThread({ id: thread.id, ownerId: "local" });
     await expectError(await api(`/api/threads/${thread.id}`), 404, "not_found");
   });
 
@@ -444,11 +421,12 @@ describe("DELETE /api/threads/:id", () => {
     return thread;
   }
 
-  it("deleting during a run stops it, and nothing of the run lands in D1", async () => {
+  it("deleting during a run stops it, and nothing of the thread is left in D1 or the list", async () => {
     const thread = await deleteMidRun();
-    expect(await countRows("threads", "id = ?", thread.id)).toBe(0);
-    expect(await countRows("messages", "thread_id = ?", thread.id)).toBe(0);
-    expect(await countRows("agent_runs", "thread_id = ?", thread.id)).toBe(0);
+    await settle();
+    expect(await countRows("thread_directory", "id = ?", thread.id)).toBe(0);
+    expect(await roomRows(thread.id, "messages")).toBe(0);
+    expect(ids((await json(api("/api/threads?limit=200"))).threads)).not.toContain(thread.id);
   });
 
   it("deleting during a run leaves the thread's object empty", async () => {
@@ -479,14 +457,4 @@ async function roomRowCounts(threadId: string) {
 
 async function roomAlarm(threadId: string) {
   return runInDurableObject(threadObject(threadId), (_instance, state) => state.storage.getAlarm());
-}
-
-async function expectRowsEventually(count: () => Promise<number>, atLeast: number) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const n = await count();
-    if (n >= atLeast) return;
-    if (Date.now() > deadline) throw new Error(`expected at least ${atLeast} rows, have ${n}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

@@ -4,7 +4,7 @@ import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext
 import type { ThreadRoom } from "../../worker/thread/room";
 import { expect } from "vitest";
 import { app } from "../../worker/http/app";
-import { type ApiOptions, appRequest, Socket, threadObject } from "../helpers";
+import { type ApiOptions, appRequest, Socket, threadObject, userObject } from "../helpers";
 
 export type Env = typeof env;
 
@@ -107,37 +107,27 @@ export async function countRows(table: string, where: string, ...binds: unknown[
   return row!.n;
 }
 
-/** Inserts a thread row as the app would, with the fields a test wants to control. */
-export async function insertThread(row: {
+/**
+ * A thread in its owner's list only, as a thread's report puts it there (its own object holds
+ * nothing): for tests of the list's order, paging and filters, and of what a delete takes with it.
+ */
+export async function listThread(row: {
   id?: string;
   ownerId: string;
   name?: string;
-  status?: string;
-  kind?: string;
+  status?: "open" | "completed" | "failed" | "archived";
+  kind?: "general" | "task";
   parentThreadId?: string | null;
   lastActivity?: number;
 }): Promise<string> {
   const now = Date.now();
-  const id = row.id ?? `thr_${now.toString(36).padStart(9, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  await env.DB.prepare(
-    `INSERT INTO threads (id, owner_id, name, kind, status, model, parent_thread_id, last_activity, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(
-      id,
-      row.ownerId,
-      row.name ?? "inserted",
-      row.kind ?? "general",
-      row.status ?? "open",
-      "claude-sonnet-4-6",
-      row.parentThreadId ?? null,
-      row.lastActivity ?? now,
-      now,
-      now,
-    )
-    .run();
+  const id = row.id ?? newThreadId(now);
+  const thread = { id, ownerId: row.ownerId, source: "web", name: row.name ?? "listed", kind: row.kind ?? "general", status: row.status ?? "open", model: "claude-sonnet-4-6", sessionId: null, instructions: "", headId: null, parentThreadId: row.parentThreadId ?? null, projectId: null, lastActivity: row.lastActivity ?? now, createdAt: now, updatedAt: now };
+  await userObject(row.ownerId).report([{ table: "threads", row: thread }]);
   return id;
 }
+
+const newThreadId = (now: number) => `thr_${now.toString(36).padStart(9, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 
 /** Moves a thread's last activity (in its object, which reports it to the owner's thread list). */
 export async function setLastActivity(threadId: string, lastActivity: number) {

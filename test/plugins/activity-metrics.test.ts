@@ -1,9 +1,9 @@
 // The activity plugin (a run's steps, thinking and tool calls stored as messages) and the metrics
-// plugin (agent_runs and metric rows, /api/metrics), after real runs.
+// plugin (each run's usage in the owner's object, /api/metrics, an Analytics Engine point), after real runs.
 import { describe, expect, it } from "vitest";
 import { costUsd } from "../../worker/invoker/prices";
 import { marker, messagesOf, script, Socket } from "../helpers";
-import { asLocal, env, freshUser, newThread, runTurn, type Call } from "./util";
+import { analyticsOf, asLocal, freshUser, newThread, runTurn, type Call } from "./util";
 
 /** US dollars per million tokens (worker/invoker/prices.ts), written out independently. */
 function expectedCost(prices: { input: number; output: number }, u: { inputTokens: number; outputTokens: number; cacheWriteTokens: number; cacheReadTokens: number }) {
@@ -162,6 +162,7 @@ describe("the activity plugin", () => {
 describe("the metrics plugin and /api/metrics", () => {
   it("records each run with the scripted tokens and the price table's cost; totals sum; threadId and since filter", async () => {
     const thread = await newThread();
+    const points = await analyticsOf(thread.id);
     const m = marker("met");
     await script(m, [
       { kind: "tool_use", tools: [{ name: "time__current_time", input: {}, id: "toolu_met" }], usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 400, cache_read_input_tokens: 0 } },
@@ -213,16 +214,11 @@ describe("the metrics plugin and /api/metrics", () => {
       totals: { runs: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     });
 
-    // The metric rows behind the run.
-    const { results } = await env.DB.prepare("SELECT name, value FROM metrics WHERE run_id = ? ORDER BY name").bind(firstRunId).all<{ name: string; value: number }>();
-    expect(Object.fromEntries(results.map((r) => [r.name, r.value]))).toEqual({
-      cache_read_tokens: 2000,
-      cache_write_tokens: 400,
-      cost_usd: c1,
-      duration_ms: r1.durationMs,
-      input_tokens: 2500,
-      output_tokens: 300,
-    });
+    // Each run's data point for Analytics Engine (worker/plugins/metrics/data-point.ts).
+    expect(points).toEqual([
+      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, firstRunId], doubles: [2500, 300, 2000, 400, c1, r1.durationMs, 0, 0] },
+      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, secondRunId], doubles: [500, 50, 0, 0, c2, r2.durationMs, 0, 0] },
+    ]);
   });
 
   it("prices by the thread's model, and keeps each user's metrics to that user", async () => {

@@ -1,12 +1,9 @@
 // The context plugin and its files: /api/context (round trip, validation, owners), what reaches
-// the model's `system` (order, drafts, non-markdown, truncation, caching, edits), and the history
-// injected into the prompt when the object holds no live conversation.
+// the model's `system` (order, drafts, non-markdown, truncation, caching, edits); a new thread has no
+// history injected (an imported one does: test/legacy/history.test.ts).
 import { afterEach, describe, expect, it } from "vitest";
 import { api, marker, script, upstreamRequests } from "../helpers";
-import { insertThread } from "../http/util";
-import { env, freshUser, insertMessage, lastUserText, newThread, runTurn, type Call } from "./util";
-
-const SEP = "\n\n---\n\n";
+import { env, freshUser, lastUserText, newThread, oneRun, runTurn, SEP, setContextSettings, systemOf, type Call } from "./util";
 
 async function put(call: Call, path: string, content: string) {
   const res = await call(`/api/context/${path}`, { method: "PUT", body: { content } });
@@ -14,32 +11,8 @@ async function put(call: Call, path: string, content: string) {
   return (await res.json<{ file: any }>()).file;
 }
 
-/** The stable system block of an upstream request (the plugins' part): its text, and the block itself. */
-function systemOf(body: any): { text: string; block: any } {
-  const block = Array.isArray(body.system) ? body.system[0] : undefined;
-  return { text: block?.text ?? "", block };
-}
-
 /** The context section of the system prompt (after the base prompt, before the delegation guide). */
 const contextSection = (body: any) => systemOf(body).text.split(SEP).find((s) => s.startsWith("# Context")) ?? "";
-
-async function setContextSettings(settings: Record<string, unknown>) {
-  const res = await api("/api/plugins/context", { method: "PATCH", body: { settings } });
-  expect(res.status, await res.clone().text()).toBe(200);
-}
-
-/** One run for a fresh user's fresh thread, answering the upstream request it made. */
-async function oneRun(user: ReturnType<typeof freshUser>, threadId?: string) {
-  const id = threadId ?? (await newThread(user.call)).id;
-  const m = marker("ctx");
-  await script(m, [{ kind: "text", text: "ok" }]);
-  const ws = await user.socket(id);
-  const { end } = await runTurn(ws, id, `question ${m}`, 1, user.call);
-  expect(end.event).toBe("pipeline:complete");
-  ws.close();
-  const [req] = await upstreamRequests(m);
-  return req.body;
-}
 
 describe("/api/context", () => {
   it("PUT, GET, list, update and DELETE a file, counting bytes in UTF-8", async () => {
@@ -271,99 +244,11 @@ describe("context in the system prompt", () => {
 });
 
 describe("history injection", () => {
-  afterEach(async () => {
-    await setContextSettings({ historyLimit: 50, maxFileBytes: 50_000 });
-  });
-
-  /**
-   * A thread from before the object became its primary store: its rows are in D1 only, oldest first.
-   * Its object reads them on first touch and has no model view of them: the history is injected.
-   */
-  async function threadWithHistory(user: ReturnType<typeof freshUser>, rows: { role: string; kind?: string; content: string }[]) {
-    const id = await insertThread({ ownerId: user.id });
-    const base = Date.now() - 60_000;
-    for (const [i, r] of rows.entries()) await insertMessage({ threadId: id, ...r, createdAt: base + i * 10 });
-    return { id };
-  }
-
-  it("gives a fresh thread that already has D1 messages its text history, as [role]: content, before the message", async () => {
-    const user = freshUser("hist");
-    const thread = await threadWithHistory(user, [
-      { role: "user", content: "What is the capital of France?" },
-      { role: "system", kind: "status", content: "pipeline_start" },
-      { role: "assistant", kind: "thinking", content: "THINKING-NOT-HISTORY" },
-      { role: "assistant", content: "Paris." },
-      { role: "system", content: "A note from elsewhere." },
-    ]);
-    const m = marker("hist");
-    await script(m, [{ kind: "text", text: "first" }, { kind: "text", text: "second" }]);
-    const ws = await user.socket(thread.id);
-    await runTurn(ws, thread.id, `And of Italy? ${m}`, 1, user.call);
-    await runTurn(ws, thread.id, `And Spain? ${m}`, 2, user.call);
-    ws.close();
-
-    const [first, second] = await upstreamRequests(m);
-    expect(first.body.messages).toHaveLength(1);
-    expect(lastUserText(first.body)).toBe(
-      [
-        "# Conversation History\n\n[user]: What is the capital of France?\n\n[assistant]: Paris.\n\n[system]: A note from elsewhere.",
-        `And of Italy? ${m}`,
-      ].join(SEP),
-    );
-    expect(JSON.stringify(first.body)).not.toContain("THINKING-NOT-HISTORY");
-    expect(systemOf(first.body).text).not.toContain("Conversation History");
-
-    // Second turn: the conversation is live in the object; no history again, the first turn as sent.
-    expect(second.body.messages).toHaveLength(3);
-    expect(lastUserText(second.body)).toBe(`And Spain? ${m}`);
-    expect(second.body.messages[0].content[0].text.startsWith("# Conversation History")).toBe(true);
-    expect(JSON.stringify(second.body).split("# Conversation History")).toHaveLength(2);
-  });
-
   it("gives a brand-new thread no history section at all", async () => {
     const user = freshUser("empty");
     const body = await oneRun(user);
     expect(body.messages).toHaveLength(1);
     expect(lastUserText(body)).toMatch(/^question \[\[ctx-/);
     expect(JSON.stringify(body)).not.toContain("# Conversation History");
-  });
-
-  it("injects history when D1 names a session from before (the old object's conversation is gone), and starts a new session", async () => {
-    const user = freshUser("lost");
-    const thread = await threadWithHistory(user, [
-      { role: "user", content: "Remember: kiwi." },
-      { role: "assistant", content: "Kiwi noted." },
-    ]);
-    await env.DB.prepare("UPDATE threads SET session_id = 'sess_from_a_lost_object' WHERE id = ?").bind(thread.id).run();
-    const body = await oneRun(user, thread.id);
-    expect(body.messages).toHaveLength(1);
-    expect(lastUserText(body)).toMatch(/^# Conversation History\n\n\[user\]: Remember: kiwi\.\n\n\[assistant\]: Kiwi noted\.\n\n---\n\nquestion /);
-    const stored = (await (await user.call(`/api/threads/${thread.id}`)).json<any>()).thread;
-    expect(stored.sessionId).toMatch(/^sess_/);
-    expect(stored.sessionId).not.toBe("sess_from_a_lost_object");
-  });
-
-  it("takes the last 50 text messages by default, oldest first", async () => {
-    const user = freshUser("fifty");
-    const rows = Array.from({ length: 55 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `line ${i + 1}` }));
-    const thread = await threadWithHistory(user, rows);
-    const prompt = lastUserText(await oneRun(user, thread.id));
-    const history = prompt.split(SEP)[0].split("\n\n").slice(1);
-    expect(history).toHaveLength(50);
-    expect(history[0]).toBe("[assistant]: line 6");
-    expect(history[49]).toBe("[user]: line 55");
-    expect(prompt).not.toContain("line 5\n");
-  });
-
-  it("follows the historyLimit setting (0: none)", async () => {
-    const user = freshUser("limit");
-    const rows = ["one", "two", "three", "four"].map((content, i) => ({ role: i % 2 ? "assistant" : "user", content }));
-    await setContextSettings({ historyLimit: 2 });
-    const limited = lastUserText(await oneRun(user, (await threadWithHistory(user, rows)).id));
-    expect(limited.split(SEP)[0]).toBe("# Conversation History\n\n[user]: three\n\n[assistant]: four");
-
-    await setContextSettings({ historyLimit: 0 });
-    const none = lastUserText(await oneRun(user, (await threadWithHistory(user, rows)).id));
-    expect(none).toMatch(/^question \[\[ctx-/);
   });
 });

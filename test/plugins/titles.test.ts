@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { firstWords } from "../../worker/plugins/titles";
 import { api, json, marker, script, settle, Socket, until, upstreamRequests } from "../helpers";
-import { countRows } from "../http/util";
 
 afterEach(() => settle());
 
@@ -22,7 +21,8 @@ describe("titles", () => {
     expect(titleRequest.body.thinking).toBeUndefined();
     expect((await json<any>(api(`/api/threads/${thread.id}`))).thread.name).toBe("Capital of France");
     // The title's cost is on the books as a run of its own.
-    await until(() => countRows("agent_runs", "thread_id = ? AND status = 'title'", thread.id), (n) => n === 1);
+    const titleRuns = async () => (await json<any>(api(`/api/metrics?threadId=${thread.id}`))).runs.filter((r: any) => r.status === "title").length;
+    await until(titleRuns, (n) => n === 1);
     // Only the first exchange names it.
     await api(`/api/threads/${thread.id}/messages`, { body: { content: `And of Italy? ${m}` } });
     await ws.waitForRunEnd(2);

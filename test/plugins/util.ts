@@ -1,11 +1,13 @@
 // Helpers for the plugin tests: runs through the real Worker, test plugins injected into the
 // registry for the threads created while they are in it, users of their own (token mode), and D1.
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
+import type { Env } from "../../worker/env";
+import type { ThreadRoom } from "../../worker/thread/room";
 import { expect } from "vitest";
 import { callApp } from "../http/util";
 import type { Logger, PluginDefinition } from "../../worker/plugins/contract";
 import { PLUGINS } from "../../worker/plugins/registry";
-import { api, Socket, type Frame } from "../helpers";
+import { api, marker, script, Socket, threadObject, upstreamRequests, type Frame } from "../helpers";
 
 export { env };
 
@@ -80,17 +82,6 @@ export function recordingLogger() {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Inserts a message row directly into D1, as if stored long ago. */
-export async function insertMessage(row: { threadId: string; role: string; kind?: string; content: string; createdAt: number; id?: string }) {
-  const id = row.id ?? `msg_${row.createdAt.toString(36).padStart(9, "0")}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  await env.DB.prepare(
-    "INSERT INTO messages (id, thread_id, role, kind, source, content, model, metadata, client_message_id, created_at) VALUES (?, ?, ?, ?, 'web', ?, NULL, '{}', NULL, ?)",
-  )
-    .bind(id, row.threadId, row.role, row.kind ?? "text", row.content, row.createdAt)
-    .run();
-  return id;
-}
-
 /** The text of the last user turn of an upstream request. */
 export function lastUserText(body: any): string {
   const last = (body.messages as any[]).filter((m) => m.role === "user").pop();
@@ -99,3 +90,39 @@ export function lastUserText(body: any): string {
 }
 
 export const toolNames = (body: any): string[] => ((body.tools ?? []) as any[]).map((t) => t.name);
+
+/** What the context plugin's prompt sections are joined with. */
+export const SEP = "\n\n---\n\n";
+
+/** The stable system block of an upstream request (the plugins' part): its text, and the block itself. */
+export function systemOf(body: any): { text: string; block: any } {
+  const block = Array.isArray(body.system) ? body.system[0] : undefined;
+  return { text: block?.text ?? "", block };
+}
+
+export async function setContextSettings(settings: Record<string, unknown>) {
+  const res = await api("/api/plugins/context", { method: "PATCH", body: { settings } });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** One run for a fresh user's fresh thread (or `threadId`), answering the upstream request it made. */
+export async function oneRun(user: ReturnType<typeof freshUser>, threadId?: string) {
+  const id = threadId ?? (await newThread(user.call)).id;
+  const m = marker("ctx");
+  await script(m, [{ kind: "text", text: "ok" }]);
+  const ws = await user.socket(id);
+  const { end } = await runTurn(ws, id, `question ${m}`, 1, user.call);
+  expect(end.event).toBe("pipeline:complete");
+  ws.close();
+  const [req] = await upstreamRequests(m);
+  return req.body;
+}
+
+/** The Analytics Engine data points the thread's object writes from now on (its ANALYTICS binding, a recorder). */
+export async function analyticsOf(threadId: string): Promise<AnalyticsEngineDataPoint[]> {
+  const points: AnalyticsEngineDataPoint[] = [];
+  await runInDurableObject(threadObject(threadId), (room: ThreadRoom) => {
+    (room as unknown as { env: Env }).env.ANALYTICS = { writeDataPoint: (p?: AnalyticsEngineDataPoint) => void (p && points.push(p)) };
+  });
+  return points;
+}

@@ -9,7 +9,6 @@ import { runValidate } from "../../worker/plugins/runners";
 import { OFFLINE_BY, validatorPlugin } from "../../worker/plugins/validator";
 import { DEFAULT_INSTRUCTIONS, MAX_PART_CHARS, offlineVerdict, parseVerdict, verdictPrompt } from "../../worker/plugins/validator/verdict";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, until, upstreamRequests } from "../helpers";
-import { countRows } from "../http/util";
 import { lastUserText, recordingLogger } from "./util";
 
 afterEach(() => settle());
@@ -37,7 +36,9 @@ async function delegateTo(child: string) {
 /** The validator's requests among those that carry a marker (only its question has a <result>). */
 const verdictRequests = async (m: string) => (await upstreamRequests(m)).filter((r) => lastUserText(r.body).includes("<result>\n"));
 const evaluated = (ws: Socket) => ws.events("task:evaluated").map((f) => ({ accepted: f.data.accepted, feedback: f.data.feedback, by: f.data.by }));
-const validatorRuns = (task: any) => countRows("agent_runs", "thread_id = ? AND task_id = ? AND status = 'validator'", task.threadId, task.id);
+/** The validator's runs the owner's usage holds for a task (on its thread), of `model` if given. */
+const validatorRuns = async (task: any, model?: string) =>
+  (await json<any>(api(`/api/metrics?threadId=${task.threadId}`))).runs.filter((r: any) => r.status === "validator" && r.taskId === task.id && (!model || r.model === model)).length;
 
 describe("the validator, with a model", () => {
   it("accepts a result that does the task, says so on the card, and bills the call as a run", async () => {
@@ -131,7 +132,7 @@ describe("the validator, with a model", () => {
       expect(ask.body.system[0].text).toBe(instructions);
       await ws.waitFor((f) => f.some((x) => x.event === "task:evaluated"));
       expect(evaluated(ws)[0].by).toBe("validator (claude-sonnet-4-6)");
-      await until(() => countRows("agent_runs", "task_id = ? AND status = 'validator' AND model = 'claude-sonnet-4-6'", task.id), (n) => n === 1);
+      await until(() => validatorRuns(task, "claude-sonnet-4-6"), (n) => n === 1);
       ws.close();
     } finally {
       await restore();
@@ -265,15 +266,15 @@ describe("the hook on its own", () => {
 
   function hookWith(model: Partial<PluginContext["model"]>) {
     const log = recordingLogger();
-    const mirror = vi.fn();
+    const usage = vi.fn();
     const ctx = {
       name: "validator",
       logger: log.logger,
       settings: { model: "claude-haiku-4-5", instructions: DEFAULT_INSTRUCTIONS },
       model: { offline: false, ask: vi.fn(), offers: async () => true, ...model },
-      thread: { get: () => ({ ownerId: "u1" }), mirror },
+      thread: { get: () => ({ ownerId: "u1" }), usage },
     } as unknown as PluginContext<any>;
-    return { hook: validatorPlugin.register(ctx).onTaskComplete!, ctx, mirror, log };
+    return { hook: validatorPlugin.register(ctx).onTaskComplete!, ctx, usage, log };
   }
 
   it("offline: applies the rule and calls no model", async () => {
@@ -285,10 +286,10 @@ describe("the hook on its own", () => {
   });
 
   it("logs an answer without a verdict, bills it, and accepts", async () => {
-    const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
-    const { hook, mirror, log } = hookWith({ ask: vi.fn(async () => ({ text: "Hmm, hard to say.", usage })) });
+    const tokens = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    const { hook, usage, log } = hookWith({ ask: vi.fn(async () => ({ text: "Hmm, hard to say.", usage: tokens })) });
     expect(await hook(task, "A result.")).toBe(`${HAIKU}: unclear answer, accepted`);
     expect(log.at("warn")[0]).toMatchObject({ message: "validator: no verdict in the answer; accepting", fields: { taskId: "task_1", answer: "Hmm, hard to say." } });
-    expect(mirror).toHaveBeenCalledWith("agent_runs", expect.objectContaining({ threadId: "thr_1", ownerId: "u1", taskId: "task_1", status: "validator", model: "claude-haiku-4-5", inputTokens: 100 }));
+    expect(usage).toHaveBeenCalledWith(expect.objectContaining({ threadId: "thr_1", ownerId: "u1", taskId: "task_1", status: "validator", model: "claude-haiku-4-5", inputTokens: 100 }));
   });
 });

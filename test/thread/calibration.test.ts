@@ -9,17 +9,16 @@ import type { ModelInfo } from "../../protocol";
 import type { StoredTurn } from "../../worker/invoker/conversation";
 import { Calibration, fitHistory } from "../../worker/thread/run/context-window";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { CacheStore } from "../../worker/thread/store/cache";
-import { LongText } from "../../worker/thread/store/long-text";
+import type { CacheStore } from "../../worker/thread/store/cache";
 import { api, createThread, marker, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 
 const small: ModelInfo = { id: "claude-fake-small", displayName: "Fake small", contextWindow: 25_000, maxOutputTokens: 4_096, thinking: ["enabled"], compaction: false };
 const big: ModelInfo = { id: "claude-sonnet-4-6", displayName: "Claude Sonnet 4.6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: ["adaptive", "enabled"], compaction: true };
 
 
-/** Runs `fn` with a real CacheStore, in the SQLite of an object of its own (migrated by its constructor). */
+/** Runs `fn` with a real CacheStore: the store of an object of its own (built at this first need). */
 function withCache<T>(fn: (cache: CacheStore) => T, name = `calibration-${crypto.randomUUID()}`): Promise<T> {
-  return runInDurableObject(threadObject(name), (_room: ThreadRoom, state) => fn(new CacheStore(state.storage.sql, new LongText(state.storage.sql))));
+  return runInDurableObject(threadObject(name), (room: ThreadRoom) => fn(room.parts.store.cache));
 }
 
 /** `n` exchanges of a question and an answer, each turn `chars` characters of text. */
@@ -165,7 +164,7 @@ describe("calibration, end to end", () => {
     ws.close();
     const [seventh] = await upstreamRequests(markers[6]);
     const eighth = (await upstreamRequests(markers[7])).pop()!;
-    const ratio = await runInDurableObject(threadObject(thread.id), (_r: ThreadRoom, state) => new Calibration(new CacheStore(state.storage.sql, new LongText(state.storage.sql))).ratio);
+    const ratio = await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => new Calibration(r.parts.store.cache).ratio);
     return { seventh: seventh.body, eighth: eighth.body, ratio };
   }
 

@@ -3,8 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { CacheStore } from "../../worker/thread/store/cache";
-import { LongText, PART_UNITS, split } from "../../worker/thread/store/long-text";
+import { PART_UNITS, split } from "../../worker/thread/store/long-text";
 import { env } from "../helpers";
 
 describe("split", () => {
@@ -26,9 +25,9 @@ describe("split", () => {
 describe("a cached step-0 input past a row's size", () => {
   it("is stored in parts, read back whole, and its parts go when a shorter value replaces it", async () => {
     const room = env.THREAD_ROOM.get(env.THREAD_ROOM.idFromName(`long-${crypto.randomUUID()}`));
-    const seen = await runInDurableObject(room, (_room: ThreadRoom, state) => {
+    const seen = await runInDurableObject(room, (r: ThreadRoom, state) => {
       const sql = state.storage.sql;
-      const cache = new CacheStore(sql, new LongText(sql));
+      const cache = r.parts.store.cache;
       const big = { files: ["é".repeat(PART_UNITS), "x".repeat(2 * PART_UNITS)] };
       cache.put("inputs", big, 1);
       const row = sql.exec<{ n: number }>("SELECT length(value) AS n FROM cache WHERE key = 'inputs'").one().n;

@@ -5,25 +5,16 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { userStub } from "../../worker/user/stub";
-import { marker, script, settle, threadObject, upstreamRequests } from "../helpers";
+import { marker, reportRun, script, settle, threadObject, upstreamRequests } from "../helpers";
 import { createThreadVia, env, expectError, openSocketVia, tokenUsers } from "../http/util";
 
 const CAP = 50;
-
-/** A cost recorded in D1 today, before the user's object kept the ledger: it reads it once. */
-async function spentBefore(userId: string, usd: number) {
-  await env.DB.prepare(
-    "INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, status, started_at) VALUES (?, 'thr_gone', ?, 'claude-sonnet-4-6', ?, 'completed', ?)",
-  )
-    .bind(`run_${crypto.randomUUID()}`, userId, usd, Date.now())
-    .run();
-}
 
 describe("the spend cap, held by the user's object", () => {
   it("lets 20 runs started at once near the cap pass it by at most one run's cost in all", async () => {
     const { users, as, tokenEnv } = tokenUsers("crowd");
     const call = as(users.crowd);
-    await spentBefore(users.crowd.id, 49.5);
+    await reportRun(users.crowd.id, 49.5);
     const m = marker("crowd");
     // Each answer costs $0.12 (8,000 output tokens on Sonnet); without reservations all 20 ran: $51.90.
     await script(m, Array.from({ length: 20 }, () => ({ kind: "text" as const, text: "An answer.", usage: { output_tokens: 8_000 } })));
@@ -50,7 +41,7 @@ describe("the spend cap, held by the user's object", () => {
   it("refuses a post near the cap while the user's object cannot be reached: an unknown spend is never $0", async () => {
     const { users, as } = tokenUsers("unknown");
     const call = as(users.unknown);
-    await spentBefore(users.unknown.id, 45);
+    await reportRun(users.unknown.id, 45);
     const thread = await createThreadVia(call);
     await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.user.down = true));
     const refused = await expectError(await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } }), 503, "unavailable");

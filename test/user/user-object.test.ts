@@ -1,75 +1,15 @@
-// Each user their own object: it imports the user's rows from D1 on first touch, answers every user
-// route without D1, hears of each run from the thread's report, forgets a deleted thread (and takes it
-// out of D1), and its tasks keep a delegated run off D1 before its model request.
+// Each user their own object: it answers every user route without D1, hears of each run from the
+// thread's report, forgets a deleted thread (and takes it out of D1's directory), and its tasks keep a
+// delegated run off D1 before its model request. (Its import from D1: test/legacy/users.test.ts.)
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { marker, script, settle, threadObject, until, userObject } from "../helpers";
-import { callApp, createThreadVia, env, insertThread, openSocketVia, tokenUsers } from "../http/util";
+import { callApp, countRows, createThreadVia, openSocketVia, tokenUsers } from "../http/util";
 import { DOT_PNG } from "../images";
 
 afterEach(() => settle());
 
-
-describe("the import from D1", () => {
-  it("a user from before the object existed finds their threads, search, usage, files, tasks and quota", async () => {
-    const { users, as } = tokenUsers("veteran");
-    const call = as(users.veteran);
-    const owner = users.veteran.id;
-    const now = Date.now();
-    const threadId = await insertThread({ ownerId: owner, name: "from the old days", lastActivity: now - 1_000 });
-    const word = `heirloom${crypto.randomUUID().slice(0, 6)}`;
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO messages (id, thread_id, role, kind, source, content, created_at) VALUES (?, ?, 'user', 'text', 'web', ?, ?)").bind(
-        `msg_old_${owner}`,
-        threadId,
-        `an ${word} of a message`,
-        now - 2_000,
-      ),
-      env.DB.prepare("INSERT INTO agent_runs (id, thread_id, owner_id, model, cost_usd, input_tokens, status, started_at) VALUES (?, ?, ?, 'claude-sonnet-4-6', 0.25, 1234, 'completed', ?)").bind(
-        `run_old_${owner}`,
-        threadId,
-        owner,
-        now - 1_500,
-      ),
-      env.DB.prepare("INSERT INTO context_files (owner_id, path, content, bytes, updated_at) VALUES (?, 'old.md', 'kept', 4, ?)").bind(owner, now),
-      env.DB.prepare(
-        "INSERT INTO tasks (id, owner_id, thread_id, parent_thread_id, status, prompt, max_iterations, created_at, updated_at) VALUES (?, ?, ?, NULL, 'completed', 'old task', 1, ?, ?)",
-      ).bind(`task_old_${owner}`, owner, threadId, now, now),
-      env.DB.prepare("INSERT INTO attachments (id, owner_id, thread_id, name, media_type, bytes, r2_key, created_at) VALUES (?, ?, ?, 'big', 'image/png', ?, 'k', ?)").bind(
-        `att_old_${owner}`,
-        owner,
-        threadId,
-        DOT_PNG.byteLength * 2,
-        now,
-      ),
-    ]);
-
-    const list = await (await call("/api/threads")).json<any>();
-    expect(list.threads.map((t: any) => [t.id, t.name])).toEqual([[threadId, "from the old days"]]);
-    const search = await (await call(`/api/search?q=${word}`)).json<any>();
-    expect(search.results.map((r: any) => [r.messageId, r.threadName])).toEqual([[`msg_old_${owner}`, "from the old days"]]);
-    const metrics = await (await call("/api/metrics")).json<any>();
-    expect(metrics.totals).toMatchObject({ runs: 1, inputTokens: 1234, costUsd: 0.25 });
-    expect(metrics.limits.spentTodayUsd).toBe(0.25);
-    expect((await (await call("/api/context/old.md")).json<any>()).file.content).toBe("kept");
-    expect((await (await call("/api/tasks")).json<any>()).tasks.map((t: any) => t.prompt)).toEqual(["old task"]);
-    // The imported bytes count against the quota: with room for 3 files, one more fits, not two.
-    const quotaEnv = { ...env, AUTH_MODE: "token", AUTH_TOKENS: `${users.veteran.token}:${owner}`, USER_STORAGE_QUOTA_BYTES: String(DOT_PNG.byteLength * 3) };
-    const thread = (await (await callApp(quotaEnv, "/api/threads", { body: {}, token: users.veteran.token })).json<any>()).thread;
-    const upload = () => callApp(quotaEnv, `/api/threads/${thread.id}/attachments`, { token: users.veteran.token, body: DOT_PNG as any, headers: { "content-type": "image/png" } });
-    expect((await upload()).status).toBe(201);
-    expect((await upload()).status).toBe(413);
-  });
-
-  it("happens once: the object is the primary store after it, and a row D1 gets later is not read again", async () => {
-    const { users, as } = tokenUsers("once");
-    const call = as(users.once);
-    expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
-    await insertThread({ ownerId: users.once.id, name: "written to D1 afterwards" });
-    expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
-  });
-});
 
 describe("without D1", () => {
   it("the user's routes answer from their object: list, search, metrics, context, tasks, a file's quota", async () => {
@@ -150,11 +90,11 @@ describe("a deleted thread", () => {
     const thread = (await (await call("/api/threads", { body: { name: "to delete" } })).json<any>()).thread;
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `find ${word}` } })).status).toBe(202);
     await until(async () => (await (await call(`/api/search?q=${word}`)).json<any>()).results.length, (n) => n === 2);
-    await until(async () => (await env.DB.prepare("SELECT count(*) AS n FROM threads WHERE id = ?").bind(thread.id).first<{ n: number }>())!.n, (n) => n === 1);
+    await until(() => countRows("thread_directory", "id = ?", thread.id), (n) => n === 1);
     expect((await call(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await (await call("/api/threads")).json<any>()).threads).toEqual([]);
     expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);
-    await until(async () => (await env.DB.prepare("SELECT count(*) AS n FROM threads WHERE id = ?").bind(thread.id).first<{ n: number }>())!.n, (n) => n === 0);
+    await until(() => countRows("thread_directory", "id = ?", thread.id), (n) => n === 0);
     // Its usage stays: it was spent.
     expect((await (await call("/api/metrics")).json<any>()).runs.map((r: any) => r.threadName)).toEqual([null]);
   });
@@ -213,17 +153,13 @@ describe("the reports and the user's mirror", () => {
     ws.close();
   });
 
-  it("a context file written or deleted reaches D1 after the user's object has it", async () => {
-    const { users, as } = tokenUsers("mirrored");
-    const call = as(users.mirrored);
-    const inD1 = async () =>
-      (await env.DB.prepare("SELECT content FROM context_files WHERE owner_id = ? AND path = 'm.md'").bind(users.mirrored.id).first<{ content: string }>())?.content ?? null;
-    expect((await call("/api/context/m.md", { method: "PUT", body: { content: "first" } })).status).toBe(200);
-    expect(await until(inD1, (c) => c === "first")).toBe("first");
-    expect((await call("/api/context/m.md", { method: "PUT", body: { content: "second" } })).status).toBe(200);
-    expect(await until(inD1, (c) => c === "second")).toBe("second");
-    expect((await call("/api/context/m.md", { method: "DELETE" })).status).toBe(204);
-    expect(await until(inD1, (c) => c === null)).toBeNull();
+  it("a context file stays in the user's object: D1 gets nothing of it", async () => {
+    const { users, as } = tokenUsers("private");
+    const call = as(users.private);
+    expect((await call("/api/context/m.md", { method: "PUT", body: { content: "mine alone" } })).status).toBe(200);
+    expect((await (await call("/api/context/m.md")).json<any>()).file.content).toBe("mine alone");
+    await runDurableObjectAlarm(userObject(users.private.id));
+    expect(await countRows("context_files", "owner_id = ?", users.private.id)).toBe(0);
   });
 });
 

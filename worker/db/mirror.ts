@@ -1,5 +1,5 @@
-// The statements that copy a thread object's rows into D1: upserts by key, so a flush that is retried
-// (or that raced a restart) never doubles a row. Parents before children, for the foreign keys.
+// The statements that copy the objects' rows into D1 (a thread's metadata, a user's usage by day):
+// upserts by key, so a flush that is retried (or that raced a restart) never doubles a row.
 //
 // A flush ends every run, so its statements' text is built from the schema once per shape (table,
 // columns, rows per statement) and only bound after: Drizzle's query builder took longer than the
@@ -9,23 +9,20 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { isRemoval, type OutboxEntry } from "../lib/outbox";
 import type { Sink } from "../lib/outbox-flush";
 import type { BatchRead } from "./batch";
-import { agentRuns, contextFiles, messages, metrics, threads } from "./schema";
+import { threadDirectory, threads, usageDays } from "./schema";
 
 export type MirrorRows = {
+  thread_directory: (typeof threadDirectory.$inferInsert)[];
+  usage_days: (typeof usageDays.$inferInsert)[];
+  /** Removals only: a deleted thread's rows from before the objects (LEGACY_IMPORT). */
   threads: (typeof threads.$inferInsert)[];
-  messages: (typeof messages.$inferInsert)[];
-  agent_runs: (typeof agentRuns.$inferInsert)[];
-  metrics: (typeof metrics.$inferInsert)[];
-  context_files: (typeof contextFiles.$inferInsert)[];
 };
 
 /** Each table's key, for upserts and removals. */
 const KEYS: { [T in keyof MirrorRows]: [SQLiteTable, SQLiteColumn[]] } = {
+  thread_directory: [threadDirectory, [threadDirectory.id]],
+  usage_days: [usageDays, [usageDays.day, usageDays.ownerId]],
   threads: [threads, [threads.id]],
-  messages: [messages, [messages.id]],
-  agent_runs: [agentRuns, [agentRuns.id]],
-  metrics: [metrics, [metrics.runId, metrics.name]],
-  context_files: [contextFiles, [contextFiles.ownerId, contextFiles.path]],
 };
 
 // D1 binds at most 100 parameters per statement.
@@ -92,7 +89,7 @@ function upserts<T extends SQLiteTable>(d1: D1Database, table: T, rows: T["$infe
   return out;
 }
 
-/** A removal by key (a thread's takes its rows in other tables with it: the foreign keys cascade). */
+/** A removal by key. */
 function removal(d1: D1Database, table: keyof MirrorRows, row: Record<string, unknown>): D1PreparedStatement {
   const [t, keys] = KEYS[table];
   const all = getTableColumns(t);
@@ -101,14 +98,14 @@ function removal(d1: D1Database, table: keyof MirrorRows, row: Record<string, un
   return d1.prepare(`DELETE FROM ${quote(getTableName(t))} WHERE ${where}`).bind(...fields.map((f) => row[f] ?? null));
 }
 
-/** Parents before children for the upserts; removals last, so a row removed after a copy of it stays gone. */
-const ORDER: (keyof MirrorRows)[] = ["threads", "messages", "agent_runs", "metrics", "context_files"];
+/** Upserts first, removals last, so a row removed after a copy of it stays gone. */
+const ORDER: (keyof MirrorRows)[] = ["thread_directory", "usage_days", "threads"];
 
 export function mirrorStatements(d1: D1Database, entries: OutboxEntry[]): D1PreparedStatement[] {
   const rows = Object.fromEntries(ORDER.map((t) => [t, [] as Record<string, unknown>[]])) as Record<keyof MirrorRows, Record<string, unknown>[]>;
   const removals: D1PreparedStatement[] = [];
   for (const e of entries) {
-    // A table D1 does not keep (a user's schedules) is not mirrored.
+    // A table D1 does not keep (the owner's object's) is not mirrored.
     if (!(e.table in KEYS)) continue;
     if (isRemoval(e.row)) removals.push(removal(d1, e.table as keyof MirrorRows, e.row));
     else rows[e.table as keyof MirrorRows].push(e.row);

@@ -1,8 +1,13 @@
-// The deployment's record (D1): the plugin registry, and a copy of the objects' rows (threads, messages,
-// runs, metrics, context files) for the admin's usage view, recovery and the objects' first-touch
-// imports. Each thread's primary store is its ThreadRoom's SQLite (worker/thread/store/), each user's
-// their UserRoom's (worker/user/, whose tables are these by name); both mirror here through outboxes.
-// `tasks` and `attachments` are read by the user's import only (for users from before their object).
+// D1: what is small and shared across users, written by the objects through their outboxes, off every
+// user's path:
+//   plugin_configs    the plugin registry
+//   thread_directory  each thread's metadata (owner, kind, name, status, times): no content
+//   usage_days        each user's usage per UTC day, the admin's view across users
+// Each thread's primary store is its ThreadRoom's SQLite (worker/thread/store/), each user's their
+// UserRoom's (worker/user/, whose directory, usage, files and tasks keep these tables by name). The
+// other tables (threads, messages, agent_runs, tasks, context_files, attachments) are no longer
+// written: they hold what deployments from before the objects wrote, for the objects' one-time import
+// (LEGACY_IMPORT).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { TaskVerdict } from "../../protocol";
@@ -121,18 +126,44 @@ export const agentRuns = sqliteTable(
   ],
 );
 
-export const metrics = sqliteTable(
-  "metrics",
+/**
+ * How far behind a thread's object the directory's last_activity may be: a conversation's messages
+ * within it cost D1 no write (a change of name, status or the like is written at the next flush).
+ */
+export const DIRECTORY_ACTIVITY_GRAIN_MS = 60_000;
+
+/** A thread's metadata, as its object last reported it: what an operator or a later feature reads across users. */
+export const threadDirectory = sqliteTable(
+  "thread_directory",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    runId: text("run_id")
-      .notNull()
-      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    kind: text("kind").notNull(),
     name: text("name").notNull(),
-    value: real("value").notNull(),
+    status: text("status").notNull(),
+    parentThreadId: text("parent_thread_id"),
+    lastActivity: integer("last_activity").notNull(),
     createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("metrics_run_name").on(t.runId, t.name)],
+  (t) => [index("thread_directory_owner").on(t.ownerId, t.lastActivity), index("thread_directory_activity").on(t.lastActivity)],
+);
+
+/** A user's usage on a UTC day, whole (its owner's object writes the day's totals, not increments). */
+export const usageDays = sqliteTable(
+  "usage_days",
+  {
+    day: text("day").notNull(),
+    ownerId: text("owner_id").notNull(),
+    runs: integer("runs").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    cacheReadTokens: integer("cache_read_tokens").notNull(),
+    cacheWriteTokens: integer("cache_write_tokens").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.ownerId] })],
 );
 
 export const pluginConfigs = sqliteTable("plugin_configs", {
@@ -181,3 +212,5 @@ export type TaskRow = typeof tasks.$inferSelect;
 export type RunRow = typeof agentRuns.$inferSelect;
 export type PluginConfigRow = typeof pluginConfigs.$inferSelect;
 export type ContextFileRow = typeof contextFiles.$inferSelect;
+export type DirectoryRow = typeof threadDirectory.$inferInsert;
+export type UsageDayRow = typeof usageDays.$inferInsert;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { agentRuns } from "./schema";
 
-/** PROTOCOL.md's usage totals as the sums of runs' rows (a user's in their object, everyone's in D1). */
+/** PROTOCOL.md's usage totals as the sums of runs' rows (a user's, in their object). */
 export const usageSums = {
   runs: sql<number>`count(*)`,
   inputTokens: sql<number>`coalesce(sum(${agentRuns.inputTokens}), 0)`,

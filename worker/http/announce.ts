@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { gt } from "drizzle-orm";
 import { database } from "../db/client";
-import { threads } from "../db/schema";
+import { DIRECTORY_ACTIVITY_GRAIN_MS, threadDirectory } from "../db/schema";
 import { configOf } from "../env";
 import { roomStub, type AppEnv } from "./app-env";
 
@@ -12,7 +12,8 @@ import { roomStub, type AppEnv } from "./app-env";
  * object, to their threads.)
  */
 export async function announceChange(c: Context<AppEnv>): Promise<void> {
-  const since = Date.now() - configOf(c.env).step0MaxAgeMs;
-  const rows = await database(c.env).select({ id: threads.id }).from(threads).where(gt(threads.lastActivity, since)).limit(1000);
+  const since = Date.now() - configOf(c.env).step0MaxAgeMs - DIRECTORY_ACTIVITY_GRAIN_MS;
+  // The directory's index on last_activity: the recently active threads are read, not every thread.
+  const rows = await database(c.env).select({ id: threadDirectory.id }).from(threadDirectory).where(gt(threadDirectory.lastActivity, since)).limit(1000);
   await Promise.allSettled(rows.map(async ({ id }) => roomStub(c.env, id).invalidate()));
 }

@@ -6,7 +6,7 @@
 export interface MeterCounts {
   rowsRead: number;
   rowsWritten: number;
-  /** Rows the owner's object read and wrote for what this object reported to it. */
+  /** Rows the owner's object read and wrote for what this object reported to it (its D1 writes count with this one's). */
   ownerRowsRead: number;
   ownerRowsWritten: number;
   /** RPCs to other objects. */
@@ -18,8 +18,7 @@ export interface MeterCounts {
 
 export const noCounts = (): MeterCounts => ({ rowsRead: 0, rowsWritten: 0, ownerRowsRead: 0, ownerRowsWritten: 0, rpcs: 0, r2: 0, d1Rows: 0, d1Bytes: 0 });
 
-/** The rows an object's SQLite read and wrote. */
-export type RowCounts = Pick<MeterCounts, "rowsRead" | "rowsWritten">;
+
 
 /** Cursors held before they are counted, so an object that is never read holds few. */
 const MAX_HELD = 256;
@@ -34,8 +33,11 @@ export interface D1Counts {
 export class Meter {
   private readonly counts = noCounts();
 
+  /** What the owner's object wrote to D1 for this one's reports. */
+  private readonly ownerD1 = { rowsWritten: 0, bytes: 0 };
+
   /** `d1`: the object's D1 counts, read with the rest. */
-  constructor(private readonly d1?: D1Counts) {}
+  constructor(private readonly d1?: Omit<D1Counts, "roundTrips">) {}
 
   /** Cursors of statements not yet counted: a cursor's figures grow as it is read (most are read at once). */
   private cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
@@ -73,18 +75,12 @@ export class Meter {
     });
   }
 
-  /** What another object's SQLite did for a call of this one (its answer says). */
-  owner(rows: RowCounts): void {
-    this.counts.ownerRowsRead += rows.rowsRead;
-    this.counts.ownerRowsWritten += rows.rowsWritten;
-  }
-
-  /** The rows `work` read and wrote here. */
-  rowsOf(work: () => void): RowCounts {
-    const before = this.read();
-    work();
-    const after = this.read();
-    return { rowsRead: after.rowsRead - before.rowsRead, rowsWritten: after.rowsWritten - before.rowsWritten };
+  /** What the owner's object did for a call of this one (its answer says): its rows, and its D1 writes. */
+  owner(cost: MeterCounts): void {
+    this.counts.ownerRowsRead += cost.rowsRead;
+    this.counts.ownerRowsWritten += cost.rowsWritten;
+    this.ownerD1.rowsWritten += cost.d1Rows;
+    this.ownerD1.bytes += cost.d1Bytes;
   }
 
   /** Everything counted since the object started. */
@@ -94,7 +90,8 @@ export class Meter {
       this.counts.rowsWritten += cursor.rowsWritten;
     }
     this.cursors = [];
-    return { ...this.counts, d1Rows: this.d1?.rowsWritten ?? 0, d1Bytes: this.d1?.bytes ?? 0 };
+    const d1 = this.d1 ?? { rowsWritten: 0, bytes: 0 };
+    return { ...this.counts, d1Rows: d1.rowsWritten + this.ownerD1.rowsWritten, d1Bytes: d1.bytes + this.ownerD1.bytes };
   }
 }
 

@@ -57,7 +57,12 @@ export class OutboxFlush<R extends RidingReads = RidingReads> {
     return this.flushing;
   }
 
-  /** The alarm's turn: retries a failed flush once its backoff has passed. */
+  /** A flush by the alarm within `delayMs`: what is written meanwhile goes with it, in one write. */
+  async soon(delayMs: number): Promise<void> {
+    await this.alarms.request(Date.now() + delayMs);
+  }
+
+  /** The alarm's turn: a flush (a failed one once its backoff has passed). */
   async onAlarm(now = Date.now()): Promise<void> {
     if (this.outbox.size() === 0) return;
     if (now >= this.retryAt) {

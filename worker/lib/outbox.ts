@@ -2,8 +2,11 @@
 // table of the object's own SQLite: a newer copy of a row replaces the one waiting, so a flush sends
 // each row's latest state once. A removal waits the same way, as the row's key with `$deleted`.
 
-/** The tables an object's rows go to (D1's names; the user's object keeps the same, and schedules). */
-export type MirrorTable = "threads" | "messages" | "agent_runs" | "metrics" | "context_files" | "schedules" | "approvals";
+/**
+ * The tables an object's rows go to: D1's (a thread's metadata, a user's usage by day), and those of
+ * the owner's object that a thread reports to (its directory and search, usage, schedules, waiting calls).
+ */
+export type MirrorTable = "thread_directory" | "usage_days" | "threads" | "messages" | "agent_runs" | "schedules" | "approvals";
 
 export interface OutboxEntry {
   id: number;

@@ -20,7 +20,7 @@ import type { Logger } from "../lib/logger";
 import type { ModelPort, OwnerPort, ThreadPort } from "./ports";
 
 // The ports a plugin's context lends it are declared in ports.ts, and seen from here.
-export type { ModelPort, NewMessage, OwnerPort, ThreadPort, UsageRows } from "./ports";
+export type { ModelPort, NewMessage, OwnerPort, ThreadPort, UsageRow } from "./ports";
 
 /** What onBeforeInvoke chains: stable context goes to `system` (cached), per-turn text to `prompt`. */
 export interface StructuredPrompt {

@@ -2,7 +2,7 @@
 // the thread's object), the owner's files and tasks (kept by the owner's object), and the model. Each
 // port checks what the routes check; a plugin names no user.
 import type { ArtifactInfo, ArtifactType, ContextFile, Message, MessageKind, MessageMetadata, Role, Schedule, ScheduleBody, ScheduleStatus, Thread, Usage } from "../../protocol";
-import type { agentRuns, metrics, TaskRow } from "../db/schema";
+import type { agentRuns, TaskRow } from "../db/schema";
 import type { RunProject } from "../lib/run-project";
 
 /** The tool call that writes an artifact: its thread, its run, and the exchange (user message) it answers. */
@@ -65,7 +65,8 @@ export interface NewMessage {
 }
 
 /** Rows that only D1 keeps (usage), written through the thread's outbox with its other rows. */
-export type UsageRows = { agent_runs: typeof agentRuns.$inferInsert; metrics: typeof metrics.$inferInsert };
+/** A run's usage, as the owner's object keeps it. */
+export type UsageRow = typeof agentRuns.$inferInsert;
 
 /** The plugin's own thread, as its object lends it: the primary store, local and synchronous. */
 export interface ThreadPort {
@@ -76,7 +77,7 @@ export interface ThreadPort {
   setStatus(status: Thread["status"]): void;
   /** Names the thread (an automatic title: unlike a person's name, a later title may replace it). */
   rename(name: string): void;
-  /** Stores a message in the thread (and mirrors it to D1); it is not broadcast. */
+  /** Stores a message in the thread (a text one the owner's search gets too); it is not broadcast. */
   addMessage(message: NewMessage): Message;
   /** The text messages of the branch that leads to `beforeMessageId`, oldest first, at most `limit`. */
   history(beforeMessageId: string, limit: number): Pick<Message, "role" | "content">[];
@@ -84,8 +85,8 @@ export interface ThreadPort {
   contextFiles(): ContextFile[];
   /** The thread's project, as step 0 last read it; null when the thread is in none. */
   project(): RunProject | null;
-  /** Queues a usage row for D1, in the same flush as the thread's other rows. */
-  mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void;
+  /** A run's usage, for the owner's object (their usage page, today's spend, D1's day totals). */
+  usage(row: UsageRow): void;
   sockets(): WebSocket[];
   schedules: SchedulePort;
   artifacts: ArtifactPort;

@@ -1,6 +1,7 @@
-// Where the thread's rows go after its own store: D1 (the deployment's record) and the owner's object
-// (the user's directory, search and usage), each through its own outbox, flushed together after each
-// run and after a change outside runs, and retried by the alarm apart. Neither is on a run's way.
+// Where the thread's rows go after its own store: D1 (the thread's metadata, in the directory shared
+// across users) and the owner's object (the user's directory, search and usage), each through its own
+// outbox, flushed together after each run and after a change outside runs, and retried by the alarm
+// apart. Neither is on a run's way, and no answer waits for D1.
 import type { BatchRead } from "../db/batch";
 import type { D1Usage } from "../db/client";
 import { d1Sink } from "../db/mirror";
@@ -49,6 +50,12 @@ export class Outflow {
   /** Waits for the owner's object to hold the thread as it is now (a new or renamed thread is listed). */
   async reported(): Promise<void> {
     await this.report.flush();
+  }
+
+  /** A change outside runs: the owner's object has it when this resolves; D1 gets it after, unwaited. */
+  async changed(waitUntil: (p: Promise<unknown>) => void): Promise<void> {
+    await this.report.flush();
+    waitUntil(this.mirror.flush());
   }
 
   async onAlarm(): Promise<void> {

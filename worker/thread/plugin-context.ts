@@ -70,7 +70,7 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
     },
     contextFiles: () => room.stepZero.current?.contextFiles ?? [],
     project: () => room.stepZero.current?.project ?? null,
-    mirror: (table, row) => writer.mirror(table, row),
+    usage: (row) => writer.usage(row),
     sockets: () => room.ctx.getWebSockets(),
     schedules: schedulePort(room),
     artifacts: artifactPort(room),

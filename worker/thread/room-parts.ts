@@ -14,7 +14,6 @@ import { userStub } from "../user/stub";
 import { Approvals } from "./approvals";
 import { Broadcaster } from "./broadcaster";
 import { Intake } from "./intake";
-import { LegacyImport } from "./legacy-import";
 import { ModelView } from "./model-view";
 import { otherThreads } from "./other-threads";
 import { Outflow, type Mirrored } from "./outflow";
@@ -73,7 +72,26 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread, store, writer, events, stepZero, intake, scheduler };
   plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
   const sockets = new SocketHub(ctx, store, events, queue, intake);
-  return { meter, store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets, legacy: new LegacyImport(db, store, writer) };
+  return { meter, store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets };
+}
+
+/** A new instance's first work: the queue recovers (and the watchdog picks up a run the last one left), work waiting to flush is retried, schedules wake. */
+export async function startParts({ queue, store, alarms, outflow, scheduler }: RoomParts): Promise<void> {
+  queue.recover();
+  if (store.runs.head()) await alarms.request(Date.now());
+  if (outflow.waiting()) await alarms.request(Date.now() + 1_000);
+  await scheduler.wake();
+}
+
+/** The thread was deleted: the run stops and a flush unwinds, sockets close, the store forgets everything. */
+export async function destroyParts({ queue, outflow, plugins, sockets, store, alarms, view }: RoomParts): Promise<void> {
+  await queue.close();
+  await outflow.settled();
+  await plugins.stop();
+  sockets.closeAll("thread deleted");
+  await store.destroy();
+  alarms.cleared();
+  view.forget();
 }
 
 /** After each run: the flushes (and step 0's revalidation with them), and the spend settled. */

@@ -1,6 +1,6 @@
 // ThreadRoom: one Durable Object per thread, its primary store and single writer. Lifecycle:
-//   constructor  builds the parts (room-parts.ts); then onStart sends the end events a restart held
-//                back and wakes the queue
+//   constructor  builds the parts (room-parts.ts) and starts them, if the object holds a thread: one that
+//                holds none stays empty until a thread is made (or imported) in it
 //   RPC          create, get, post, accept, stop, prewarm, ... each for a caller it checks
 //   onConnect    (fetch) a hibernatable WebSocket: `ready`, then replay, then live events; its frames
 //                (webSocketMessage): ping, stop, send
@@ -8,13 +8,15 @@
 //                owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
 import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, Schedule, ScheduleBody, Thread } from "../../protocol";
-import type { Env } from "../env";
+import { database } from "../db/client";
+import { configOf, type Env } from "../env";
+import { LegacyImport } from "./legacy-import";
 import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import type { Accepted, AcceptInput } from "./intake";
 import type { OtherThread } from "./other-threads";
 import type { PostInput } from "./post-input";
 import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
-import { roomParts, type RoomFaults, type RoomParts } from "./room-parts";
+import { destroyParts, roomParts, startParts, type RoomFaults, type RoomParts } from "./room-parts";
 import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
 import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from "./store/thread-row";
@@ -22,25 +24,26 @@ import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from
 export class ThreadRoom extends DurableObject<Env> implements OtherThread {
   /** What tests reach in for: D1 down or slow, the limiter on posts (a tight one), the owner's object away. */
   readonly faults: RoomFaults;
-  /** Its parts (room-parts.ts); only tests reach them from outside, in the object. */
-  readonly parts: RoomParts;
+  private built: RoomParts | null = null;
+  private readonly legacy: LegacyImport;
   /** Set once the thread is being deleted: this instance takes no more work. */
   private closing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.faults = { d1: { down: false, delayMs: 0 }, limits: { posts: env.POST_LIMITER }, user: { down: false } };
-    this.parts = roomParts(ctx, env, this.faults, () => this.closing);
-    ctx.blockConcurrencyWhile(() => this.onStart());
+    this.legacy = new LegacyImport(configOf(env).legacyImport ? database(env, undefined, this.faults.d1) : null, () => this.parts);
+    // A request for an id no thread has leaves no storage behind.
+    if (ctx.storage.sql.exec("SELECT 1 FROM sqlite_master LIMIT 1").toArray().length) void this.parts;
   }
 
-  private async onStart(): Promise<void> {
-    const { queue, store, alarms, outflow, scheduler } = this.parts;
-    queue.recover();
-    // Work left in the queue means the last instance stopped mid-way: let the watchdog pick it up.
-    if (store.runs.head()) await alarms.request(Date.now());
-    if (outflow.waiting()) await alarms.request(Date.now() + 1_000);
-    await scheduler.wake();
+  /** Its parts (room-parts.ts), built at its first need; only tests reach them from outside. */
+  get parts(): RoomParts {
+    if (!this.built) {
+      this.built = roomParts(this.ctx, this.env, this.faults, () => this.closing);
+      void this.ctx.blockConcurrencyWhile(() => startParts(this.built!));
+    }
+    return this.built;
   }
 
   // --- RPC from the Worker and from other threads ------------------------------------------
@@ -49,8 +52,8 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     if (this.parts.store.deleted || this.parts.store.thread.get()) return refuse("conflict", "This thread already exists");
     const thread = this.parts.writer.createThread(newThreadRecord(who.threadId, who.userId, init, Date.now()));
     // The thread list is the owner's object's: the new thread is in it before the answer (unless it is
-    // away; then the alarm reports it). D1 gets it with the same flush.
-    await this.parts.outflow.flush();
+    // away; then the alarm reports it). D1's directory gets it after.
+    await this.parts.outflow.changed((p) => this.ctx.waitUntil(p));
     return ok(thread);
   }
 
@@ -63,7 +66,7 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
       const updated = this.parts.writer.updateThread({ ...edits, ...(edits.name ? { named: true } : {}) });
       this.parts.events.threadUpdated(updated);
       // The list shows the new name (or status) once this answers.
-      await this.parts.outflow.reported();
+      await this.parts.outflow.changed((p) => this.ctx.waitUntil(p));
       return ok(publicThread(updated));
     });
   }
@@ -146,7 +149,7 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
 
   /** Whether a run is in progress, and how many messages wait (tests settle on this). */
   activity(): { running: boolean; queued: number } {
-    return { running: this.parts.queue.runningId !== null, queued: this.parts.store.runs.queued() };
+    return this.built ? { running: this.built.queue.runningId !== null, queued: this.built.store.runs.queued() } : { running: false, queued: 0 };
   }
 
   /** Loads the thread (from D1 once, for an old one) and what its first run needs: the post waits on nothing. */
@@ -193,28 +196,22 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
 
   /** The thread's project was deleted (its owner's object tells it): the thread leaves it. */
   async leaveProject(projectId: string): Promise<void> {
-    const t = this.parts.store.thread.get();
+    const t = this.built?.store.thread.get();
     if (!t || t.projectId !== projectId || this.closing) return;
     this.parts.events.threadUpdated(this.parts.writer.updateThread({ projectId: null }));
-    await this.parts.outflow.reported();
+    await this.parts.outflow.changed((p) => this.ctx.waitUntil(p));
   }
 
   /** A config (D1) or the owner's context files (their object) changed: the next run reads step 0's inputs again. */
   async invalidate(): Promise<void> {
-    this.parts.stepZero.invalidate();
+    this.built?.stepZero.invalidate();
   }
 
-  /** The thread was deleted: stop, let the run and a flush unwind, disconnect, forget everything. */
+  /** The thread was deleted: this instance takes no more work, and its parts unwind and forget everything. */
   destroy(who: Caller): Promise<RoomReply<null>> {
     return this.withThread(who, async () => {
       this.closing = true;
-      await this.parts.queue.close();
-      await this.parts.outflow.settled();
-      await this.parts.plugins.stop();
-      this.parts.sockets.closeAll("thread deleted");
-      await this.parts.store.destroy();
-      this.parts.alarms.cleared();
-      this.parts.view.forget();
+      await destroyParts(this.parts);
       return ok(null);
     });
   }
@@ -246,9 +243,10 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
    * the Worker sets both headers itself. A credential that expires closes the socket when it does.
    */
   async fetch(request: Request): Promise<Response> {
+    if (!(await this.held(request.headers.get("x-thread-id") ?? ""))) return threadNotFound();
     const who = this.parts.sockets.credentialOf(request);
     if (!who) return Response.json({ error: { code: "unauthorized", message: "This ticket is unknown, used or expired" } }, { status: 401 });
-    if (!(await this.open(who))) return Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });
+    if (!(await this.open(who))) return threadNotFound();
     if (who.expiresAt !== null) await this.parts.alarms.request(who.expiresAt);
     return this.parts.sockets.connect(request, who.userId, who.expiresAt);
   }
@@ -266,6 +264,7 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
   }
 
   async alarm(): Promise<void> {
+    if (!this.built) return;
     this.parts.alarms.cleared();
     if (this.closing || this.parts.store.deleted) return;
     const nextExpiry = this.parts.sockets.closeExpired();
@@ -284,10 +283,18 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return t ? fn(t) : refuse("not_found", "Thread not found");
   }
 
-  /** The thread, loaded (from D1 once, for a thread older than this store), if `who` may reach it. */
+  /** The thread, if `who` may reach it. */
   private async open(who: Caller): Promise<ThreadRecord | null> {
-    if (this.closing) return null;
-    const t = this.parts.store.thread.get() ?? (!this.parts.store.deleted && who.threadId ? await this.parts.legacy.load(who.threadId) : null);
+    const t = await this.held(who.threadId);
     return t && t.id === who.threadId && t.ownerId === who.userId ? t : null;
   }
+
+  /** The thread this object holds; one that holds none builds nothing (but may import it: legacy-import.ts). */
+  private async held(threadId: string): Promise<ThreadRecord | null> {
+    const store = this.built?.store;
+    if (this.closing || store?.deleted) return null;
+    return store?.thread.get() ?? (threadId ? this.legacy.load(threadId) : null);
+  }
 }
+
+const threadNotFound = () => Response.json({ error: { code: "not_found", message: "Thread not found" } }, { status: 404 });

@@ -1,16 +1,18 @@
 // The one place that writes the thread's own rows: into the object's store first (the primary copy),
-// then, in D1's shape, into the outbox for the next mirror flush, and into the report for the owner's
-// object what it keeps of a thread: the thread row (its directory), text messages (its search), runs.
+// then what others keep of it. D1 gets the thread's metadata (its outbox, flushed after the run); the
+// owner's object gets, through the report, what it keeps of a thread: the thread row (its directory),
+// text messages (its search), runs' usage, waiting calls. Nothing that grows with messages goes to D1.
 import type { Message, Thread } from "../../protocol";
-import type { messages, threads } from "../db/schema";
+import { DIRECTORY_ACTIVITY_GRAIN_MS, type agentRuns, type DirectoryRow, type messages, type threads } from "../db/schema";
 import type { MonotonicClock } from "../lib/ids";
-import type { MirrorTable } from "../lib/outbox";
-import type { UsageRows } from "../plugins/contract";
 import type { RoomStore } from "./store";
 import { publicMessage, type MessageRecord } from "./store/messages";
 import { publicThread, type ThreadPatch, type ThreadRecord } from "./store/thread-row";
 
 export class ThreadWriter {
+  /** The directory row this instance last sent to D1's outbox. */
+  private directorySent: DirectoryRow | null = null;
+
   constructor(
     private readonly store: RoomStore,
     readonly clock: MonotonicClock,
@@ -18,20 +20,19 @@ export class ThreadWriter {
 
   createThread(t: ThreadRecord): Thread {
     this.store.thread.create(t);
-    this.both("threads", t.id, d1Thread(t));
+    this.thread(t);
     return publicThread(t);
   }
 
   updateThread(patch: ThreadPatch): ThreadRecord {
     const t = this.store.thread.update(patch, Date.now());
-    this.both("threads", t.id, d1Thread(t));
+    this.thread(t);
     return t;
   }
 
   addMessage(m: MessageRecord): Message {
     this.store.messages.insert(m);
-    if (m.kind === "text") this.both("messages", m.id, d1Message(m));
-    else this.store.outbox.put("messages", m.id, d1Message(m));
+    if (m.kind === "text") this.store.report.put("messages", m.id, reportedMessage(m));
     return publicMessage(m);
   }
 
@@ -43,21 +44,36 @@ export class ThreadWriter {
     return true;
   }
 
-  /** Usage rows live in D1 and, a run's, in the owner's ledger; they travel with the next flushes. */
-  mirror<T extends keyof UsageRows>(table: T, row: UsageRows[T]): void {
-    if (table === "metrics") {
-      const metric = row as UsageRows["metrics"];
-      this.store.outbox.put(table, `${metric.runId}:${metric.name}`, metric);
-    } else this.both(table, String(row.id), row as Record<string, unknown>);
+  /** A run's usage, for the owner's object (their usage, today's spend, D1's day totals). */
+  usage(row: typeof agentRuns.$inferInsert): void {
+    this.store.report.put("agent_runs", row.id, row);
   }
 
-  private both(table: MirrorTable, key: string, row: Record<string, unknown>): void {
-    this.store.outbox.put(table, key, row);
-    this.store.report.put(table, key, row);
+  private thread(t: ThreadRecord): void {
+    const row = directoryRow(t);
+    if (directoryMoved(this.directorySent, row)) {
+      this.store.outbox.put("thread_directory", t.id, row);
+      this.directorySent = row;
+    }
+    this.store.report.put("threads", t.id, reportedThread(t));
   }
 }
 
-function d1Thread(t: ThreadRecord): typeof threads.$inferInsert {
+/** Whether D1's directory row is due: a field changed, or its last activity is a grain behind. */
+function directoryMoved(sent: DirectoryRow | null, row: DirectoryRow): boolean {
+  if (!sent) return true;
+  const changed = (Object.keys(row) as (keyof DirectoryRow)[]).some((k) => k !== "lastActivity" && k !== "updatedAt" && row[k] !== sent[k]);
+  return changed || row.lastActivity - sent.lastActivity >= DIRECTORY_ACTIVITY_GRAIN_MS;
+}
+
+/** What D1 keeps of a thread: its metadata, no content. */
+function directoryRow(t: ThreadRecord): DirectoryRow {
+  const { id, ownerId, kind, name, status, parentThreadId, lastActivity, createdAt, updatedAt } = t;
+  return { id, ownerId, kind, name, status, parentThreadId, lastActivity, createdAt, updatedAt };
+}
+
+/** The thread row the owner's directory keeps. */
+function reportedThread(t: ThreadRecord): typeof threads.$inferInsert {
   return {
     id: t.id,
     ownerId: t.ownerId,
@@ -77,7 +93,8 @@ function d1Thread(t: ThreadRecord): typeof threads.$inferInsert {
   };
 }
 
-function d1Message(m: MessageRecord): typeof messages.$inferInsert {
+/** A text message as the owner's search keeps it. */
+function reportedMessage(m: MessageRecord): typeof messages.$inferInsert {
   return {
     id: m.id,
     threadId: m.threadId,

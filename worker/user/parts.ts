@@ -1,6 +1,6 @@
 // The user's object's subsystems, each built on the store it shares and wired to the others and to the
 // world outside through the few effects it declares (its threads told, its bytes in R2).
-import { database } from "../db/client";
+import { database, newUsage } from "../db/client";
 import { d1Sink } from "../db/mirror";
 import { configOf, type Env } from "../env";
 import { Alarms } from "../lib/alarms";
@@ -26,13 +26,15 @@ export type UserParts = ReturnType<typeof userParts>;
 export function userParts(ctx: DurableObjectState, env: Env) {
   const config = configOf(env);
   const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
-  const meter = new Meter();
+  const d1Usage = newUsage();
+  const meter = new Meter(d1Usage);
   const store = new UserStore(meter.storage(ctx.storage));
   const files = meter.calls(env.FILES, "r2");
   const owner = new FirstTouch(store, ctx.id.name);
   const outbox = new Outbox(store.sql, "outbox");
   const alarms = new Alarms(ctx.storage);
-  const mirror = new OutboxFlush(outbox, d1Sink(database(env).$client), alarms, consoleLogger("user"), "D1");
+  const logger = consoleLogger("user");
+  const mirror = new OutboxFlush(outbox, d1Sink(database(env, d1Usage).$client), alarms, logger, "D1");
   const threads = threadCalls(env, waitUntil);
   const directory = new Directory(store);
   // The threads that ran within step 0's longest cache age drop their copy (older ones read again anyway).
@@ -49,6 +51,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   });
   const spend = new Spend(store);
   return {
+    logger,
     meter,
     store,
     owner,
@@ -57,21 +60,19 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     mirror,
     directory,
     spend,
-    context: new ContextFiles(store, outbox, () => owner.owner),
+    context: new ContextFiles(store, () => owner.owner),
     stored,
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,
     shares: new UserShares(store.sql, files),
     mcp: new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil }),
-    /** The user's files changed: to D1 after this, and the threads holding step 0's copy drop it. */
-    filesChanged() {
-      waitUntil(mirror.flush());
-      tellThreads();
-    },
-    /** The user's rows from D1, the first time (store/first-touch.ts). */
+    /** The user's files changed: the threads holding step 0's copy drop it. */
+    filesChanged: tellThreads,
+    /** The user's rows from D1 the first time, where the deployment has old data (store/first-touch.ts). */
     open: () =>
       owner.open(async (userId) => {
+        if (!config.legacyImport) return 0;
         const rows = await importFromD1(env, store.db, userId);
         spend.importToday();
         return rows;

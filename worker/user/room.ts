@@ -4,12 +4,13 @@
 //   constructor  the subsystems; then the object opens for its user before it answers anything (the
 //                user is the object's name; their rows come from D1 the first time: store/first-touch.ts)
 //   RPC          from the Worker's routes and from the user's threads; no method names a user
-//   alarm        the D1 outbox's retries
+//   alarm        the D1 outbox's flush (the usage roll-ups, a minute after a change) and its retries
 import { DurableObject } from "cloudflare:workers";
 import type { McpServerBody, McpServerPatch, TaskStatus } from "../../protocol";
 import type { TaskRow } from "../db/schema";
-import type { Env } from "../env";
+import { configOf, type Env } from "../env";
 import type { ContextQuota } from "../lib/context-quota";
+import { since } from "../lib/meter";
 import type { ListOptions } from "./directory";
 import type { StoredFile } from "./files";
 import type { McpCall } from "./mcp";
@@ -17,7 +18,7 @@ import { userParts, type UserParts } from "./parts";
 import type { StoredProjectFile } from "./projects";
 import { applyReport, type ReportEntry } from "./report";
 import type { Snapshot } from "./shares";
-import type { LedgerRun, UsageQuery } from "./spend";
+import { USAGE_DAYS_FLUSH_MS, type LedgerRun, type UsageQuery } from "./spend";
 import type { TaskBounds } from "./tasks";
 
 export class UserRoom extends DurableObject<Env> {
@@ -32,10 +33,21 @@ export class UserRoom extends DurableObject<Env> {
 
   // --- Directory and search ------------------------------------------------------------------
 
-  /** What a thread's object reports (report.ts), in one transaction; the rows it took here. */
-  report(entries: ReportEntry[]) {
-    const { store, owner, meter } = this.parts;
-    return meter.rowsOf(() => store.transaction(() => entries.forEach((e) => applyReport(this.parts, owner.owner, e))));
+  /**
+   * What a thread's object reports (report.ts), in one transaction; the days whose usage changed go to
+   * D1 within USAGE_DAYS_FLUSH_MS, all the user's threads' runs meanwhile in one write. Answers the rows
+   * it took here, for the thread's count.
+   */
+  async report(entries: ReportEntry[]) {
+    const { store, owner, meter, spend, outbox, mirror } = this.parts;
+    const before = meter.read();
+    const days = store.transaction(() => {
+      const changed = new Set(entries.map((e) => applyReport(this.parts, owner.owner, e)).filter((d) => d !== null));
+      for (const day of changed) outbox.put("usage_days", String(day), spend.day(owner.owner, day));
+      return changed.size;
+    });
+    if (days) await mirror.soon(USAGE_DAYS_FLUSH_MS);
+    return since(meter.read(), before);
   }
 
   threads(opts: ListOptions) {
@@ -50,13 +62,16 @@ export class UserRoom extends DurableObject<Env> {
   /** Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their shares revoked. */
   async forget(threadIds: string[]) {
     const { shares, store, directory, stored, tasks, schedules, outbox, mirror } = this.parts;
+    const { legacyImport } = configOf(this.env);
     await shares.forgetThreads(threadIds);
     store.transaction(() => {
       directory.forget(threadIds);
       stored.forgetThreads(threadIds);
       tasks.forgetThreads(threadIds);
       schedules.forgetThreads(threadIds);
-      for (const id of threadIds) outbox.remove("threads", id, { id });
+      for (const id of threadIds) outbox.remove("thread_directory", id, { id });
+      // A thread from before the objects: its old rows go too (its messages with it, by the foreign key).
+      if (legacyImport) for (const id of threadIds) outbox.remove("threads", id, { id });
     });
     this.ctx.waitUntil(mirror.flush());
   }
@@ -261,7 +276,12 @@ export class UserRoom extends DurableObject<Env> {
   }
 
   async alarm(): Promise<void> {
-    this.parts.alarms.cleared();
-    await this.parts.mirror.onAlarm();
+    const { alarms, mirror, meter } = this.parts;
+    alarms.cleared();
+    const before = meter.read();
+    await mirror.onAlarm();
+    // What the user's roll-ups cost D1, on a line of its own (npm run bench adds it to the runs').
+    const cost = since(meter.read(), before);
+    if (cost.d1Rows) this.parts.logger.info("usage days flushed", { cost });
   }
 }

@@ -1,20 +1,19 @@
+// Per run: its usage (tokens, cost, duration) for the owner's object, which keeps it and rolls it up
+// by day into D1; and, where the deployment binds Analytics Engine (ANALYTICS), one data point for
+// dashboards at any scale (docs/scale.md says how to query it).
 import { costUsd } from "../../invoker/prices";
 import type { PluginDefinition } from "../contract";
+import { runDataPoint } from "./data-point";
 
-const METRICS = { inputTokens: "input_tokens", outputTokens: "output_tokens", cacheReadTokens: "cache_read_tokens", cacheWriteTokens: "cache_write_tokens" } as const;
-
-/** Per run: an agent_runs row and its metric rows (tokens, cost, duration), with the thread's flush. */
 export const metricsPlugin: PluginDefinition = {
   name: "metrics",
-  version: "2.0.0",
+  version: "3.0.0",
   description: "Records tokens, cost and duration of every run.",
   register(ctx) {
     return {
       onPipelineComplete(outcome, run) {
         const u = outcome.usage;
-        const cost = costUsd(run.model, u);
-        const now = Date.now();
-        ctx.thread.mirror("agent_runs", {
+        const usage = {
           id: run.runId,
           threadId: run.threadId,
           ownerId: run.ownerId,
@@ -24,15 +23,13 @@ export const metricsPlugin: PluginDefinition = {
           outputTokens: u.outputTokens,
           cacheReadTokens: u.cacheReadTokens,
           cacheWriteTokens: u.cacheWriteTokens,
-          costUsd: cost,
+          costUsd: costUsd(run.model, u),
           durationMs: outcome.durationMs,
           status: outcome.status === "completed" ? "completed" : (outcome.error?.code ?? "failed"),
           startedAt: run.startedAt,
-        });
-        const values: Record<string, number> = { cost_usd: cost, duration_ms: outcome.durationMs };
-        for (const [field, name] of Object.entries(METRICS)) values[name] = u[field as keyof typeof METRICS];
-        for (const [tool, n] of Object.entries(u.serverToolUses ?? {})) values[`${tool}_requests`] = n;
-        for (const [name, value] of Object.entries(values)) ctx.thread.mirror("metrics", { runId: run.runId, name, value, createdAt: now });
+        };
+        ctx.thread.usage(usage);
+        ctx.env.ANALYTICS?.writeDataPoint(runDataPoint(usage, u.serverToolUses));
       },
     };
   },

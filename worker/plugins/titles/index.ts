@@ -46,7 +46,7 @@ export const titlesPlugin: PluginDefinition<Settings> = {
           const { text, usage } = await ctx.model.ask({ model: ctx.settings.model, system: SYSTEM, prompt, maxTokens: 30 });
           title = cleanTitle(text) || title;
           // What the title cost counts as a run of its own on the thread's usage.
-          ctx.thread.mirror("agent_runs", {
+          ctx.thread.usage({
             id: newId("run"),
             threadId: run.threadId,
             ownerId: run.ownerId,

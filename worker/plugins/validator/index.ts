@@ -28,7 +28,7 @@ function judged(verdict: Verdict, by: string): string {
 function bill(ctx: PluginContext<Settings>, task: Task, model: string, usage: Usage, startedAt: number): void {
   const ownerId = ctx.thread.get()?.ownerId;
   if (!ownerId) return ctx.logger.warn("validator: no thread to bill the verdict to", { taskId: task.id });
-  ctx.thread.mirror("agent_runs", {
+  ctx.thread.usage({
     id: newId("run"),
     threadId: task.threadId,
     ownerId,

@@ -1,11 +1,10 @@
 // The user's context files (and the assistant's memory files under memories/), in the user's object:
 // one writer, so a write is checked against the quota and made in one step, and writes made at once
-// cannot pass it together. Each change goes to D1 through the object's outbox.
+// cannot pass it together. They are the user's alone: nothing of them goes to D1.
 import { asc, eq, sql } from "drizzle-orm";
 import type { ContextFile, ContextFileInfo } from "../../../protocol";
 import { contextFiles } from "../../db/schema";
 import type { ContextQuota } from "../../lib/context-quota";
-import type { Outbox } from "../../lib/outbox";
 import { inList, type UserDb, type UserStore } from "../store";
 
 const TABLE = `CREATE TABLE IF NOT EXISTS context_files (
@@ -21,7 +20,6 @@ export class ContextFiles {
 
   constructor(
     store: UserStore,
-    private readonly outbox: Outbox,
     private readonly ownerId: () => string,
   ) {
     store.sql.exec(TABLE);
@@ -65,15 +63,12 @@ export class ContextFiles {
     if (others.files >= quota.files || others.bytes + bytes > quota.bytes) return null;
     const row = { ownerId: this.ownerId(), path, content, bytes, updatedAt: now };
     this.db.insert(contextFiles).values(row).onConflictDoUpdate({ target: [contextFiles.ownerId, contextFiles.path], set: row }).run();
-    this.outbox.put("context_files", path, row);
     return { path, content, bytes, updatedAt: now };
   }
 
   /** Removes the files named; the paths that were there. */
   remove(paths: string[]): string[] {
     if (paths.length === 0) return [];
-    const gone = this.db.delete(contextFiles).where(inList(contextFiles.path, paths)).returning({ path: contextFiles.path }).all();
-    for (const { path } of gone) this.outbox.remove("context_files", path, { ownerId: this.ownerId(), path });
-    return gone.map((g) => g.path);
+    return this.db.delete(contextFiles).where(inList(contextFiles.path, paths)).returning({ path: contextFiles.path }).all().map((g) => g.path);
   }
 }

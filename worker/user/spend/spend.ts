@@ -2,7 +2,7 @@
 // daily cap, with reservations of runs under way near it. The cap's figure comes from the caller's
 // configuration; the user's object is the one judge of it, for all their threads at once.
 import type { Run, UsageTotals } from "../../../protocol";
-import type { agentRuns } from "../../db/schema";
+import type { agentRuns, UsageDayRow } from "../../db/schema";
 import { roundUsd } from "../../lib/usd";
 import type { UserStore } from "../store";
 import { SpendLedger, type Reservation, type SpendState } from "./ledger";
@@ -13,6 +13,9 @@ export interface LedgerRun {
   runId: string;
   threadId: string;
 }
+
+/** How long a day's changed roll-up waits for the next (D1 gets the user's usage in one write a minute at most). */
+export const USAGE_DAYS_FLUSH_MS = 60_000;
 
 export class Spend {
   private readonly usage: Usage;
@@ -38,6 +41,12 @@ export class Spend {
   /** A run's usage as its thread reports it. */
   record(row: typeof agentRuns.$inferInsert): void {
     this.usage.upsert(row);
+  }
+
+  /** The user's usage on the UTC day that begins at `dayStart`, whole, as D1's roll-up keeps it. */
+  day(ownerId: string, dayStart: number, now = Date.now()): UsageDayRow {
+    const totals = this.usage.dayTotals(dayStart);
+    return { day: new Date(dayStart).toISOString().slice(0, 10), ownerId, ...totals, updatedAt: now };
   }
 
   /** Today's runs from the usage imported from D1, into the ledger (the import's last step). */

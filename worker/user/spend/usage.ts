@@ -1,10 +1,11 @@
 // The user's usage: a row per run (tokens, cost, duration), as the threads report them. Usage outlives
 // its thread: a deleted thread's runs still count, and list with no thread name.
-import { and, desc, eq, gte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Run, UsageTotals } from "../../../protocol";
 import { agentRuns, threads } from "../../db/schema";
 import { toRun } from "../../db/shapes";
 import { usageSums } from "../../db/usage-sums";
+import { DAY_MS } from "../../lib/time";
 import { roundUsd } from "../../lib/usd";
 import type { UserDb, UserStore } from "../store";
 
@@ -56,5 +57,14 @@ export class Usage {
       .where(and(...where))
       .get()!;
     return { runs: rows.map((r) => toRun(r.run, r.threadName)), totals: { ...totals, costUsd: roundUsd(totals.costUsd) } };
+  }
+
+  /** The totals of the runs that started on the UTC day that begins at `dayStart`. */
+  dayTotals(dayStart: number): UsageTotals {
+    return this.db
+      .select(usageSums)
+      .from(agentRuns)
+      .where(and(gte(agentRuns.startedAt, dayStart), lt(agentRuns.startedAt, dayStart + DAY_MS)))
+      .get()!;
   }
 }
