@@ -17,7 +17,14 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "8";
+const SCHEMA_VERSION = "9";
+
+// Keyed by id without a rowid, and the client's id indexed only where there is one: a message costs
+// three rows written (the row, the time and parent indexes), not five; most are activity, with none.
+const MESSAGES_COLUMNS = `
+  id TEXT PRIMARY KEY, role TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, content TEXT NOT NULL,
+  model TEXT, metadata TEXT NOT NULL DEFAULT '{}', client_message_id TEXT, parent_id TEXT,
+  input INTEGER NOT NULL DEFAULT 0, attachments TEXT, created_at INTEGER NOT NULL`;
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -27,11 +34,8 @@ CREATE TABLE IF NOT EXISTS thread (
   instructions TEXT NOT NULL DEFAULT '', head_id TEXT, named INTEGER NOT NULL DEFAULT 0,
   last_activity INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS messages (
-  id TEXT PRIMARY KEY, role TEXT NOT NULL, kind TEXT NOT NULL, source TEXT NOT NULL, content TEXT NOT NULL,
-  model TEXT, metadata TEXT NOT NULL DEFAULT '{}', client_message_id TEXT UNIQUE, parent_id TEXT,
-  input INTEGER NOT NULL DEFAULT 0, attachments TEXT, created_at INTEGER NOT NULL
-);
+CREATE TABLE IF NOT EXISTS messages (${MESSAGES_COLUMNS}) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS messages_client_id ON messages (client_message_id) WHERE client_message_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS messages_created ON messages (created_at, id);
 CREATE INDEX IF NOT EXISTS messages_parent ON messages (parent_id, input);
 CREATE TABLE IF NOT EXISTS inbox (
@@ -86,6 +90,8 @@ export function migrate(sql: SqlStorage): void {
   if (version === undefined && tableExists(sql, "transcript")) {
     for (const old of ["transcript", "client_ids", "inbox", "runs", "meta"]) sql.exec(`DROP TABLE IF EXISTS ${old}`);
   }
+  // Version 9: messages without a rowid (TABLES makes them so; an older table is rebuilt first).
+  if (version !== undefined && Number(version) < 9 && tableExists(sql, "messages")) rebuildMessages(sql);
   sql.exec(TABLES);
   // Version 3: the request that queued an input, for its run's log lines.
   if (!columnExists(sql, "inbox", "request_id")) sql.exec("ALTER TABLE inbox ADD COLUMN request_id TEXT");
@@ -105,6 +111,13 @@ export function migrate(sql: SqlStorage): void {
     sql.exec("DROP TABLE events");
   }
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
+}
+
+function rebuildMessages(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE messages_v9 (${MESSAGES_COLUMNS}) WITHOUT ROWID`);
+  sql.exec("INSERT INTO messages_v9 SELECT id, role, kind, source, content, model, metadata, client_message_id, parent_id, input, attachments, created_at FROM messages");
+  sql.exec("DROP TABLE messages");
+  sql.exec("ALTER TABLE messages_v9 RENAME TO messages");
 }
 
 function columnExists(sql: SqlStorage, table: string, column: string): boolean {
