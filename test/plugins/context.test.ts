@@ -2,7 +2,10 @@
 // the model's `system` (order, drafts, non-markdown, truncation, caching, edits); a new thread has no
 // history injected (an imported one does: test/legacy/history.test.ts).
 import { afterEach, describe, expect, it } from "vitest";
-import { api, marker, script, upstreamRequests } from "../helpers";
+import { database } from "../../worker/db/client";
+import { configCopy } from "../../worker/http/plugin-configs";
+import { syncPluginConfigs } from "../../worker/plugins/registry";
+import { marker, script, upstreamRequests } from "../helpers";
 import { env, freshUser, lastUserText, newThread, oneRun, runTurn, SEP, setContextSettings, systemOf, type Call } from "./util";
 
 async function put(call: Call, path: string, content: string) {
@@ -224,8 +227,9 @@ describe("context in the system prompt", () => {
   it("fills settings a stored row lacks with the schema's defaults", async () => {
     const user = freshUser("oldrow");
     await put(user.call, "memory.md", "small");
-    expect((await api("/api/plugins")).status).toBe(200); // the rows exist
-    await env.DB.prepare(`UPDATE plugin_configs SET settings = '{"historyLimit":50}' WHERE name = 'context'`).run();
+    // A copy published before maxFileBytes existed: its context entry has only historyLimit.
+    const configs = await syncPluginConfigs(database(env));
+    await configCopy(env).publish(configs.map((c) => (c.name === "context" ? { ...c, settings: { historyLimit: 50 } } : c)));
     try {
       expect(contextSection(await oneRun(user))).toBe("# Context\n\n## memory.md\n\nsmall");
     } finally {

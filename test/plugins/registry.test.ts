@@ -8,7 +8,9 @@ import * as schema from "../../worker/db/schema";
 import type { Hooks, PluginContext, PluginDefinition, ToolCall } from "../../worker/plugins/contract";
 import { PluginHost } from "../../worker/plugins/host";
 import { defaultSettings, PLUGINS, syncPluginConfigs, type PluginConfig } from "../../worker/plugins/registry";
+import { configCopy } from "../../worker/http/plugin-configs";
 import { api, json } from "../helpers";
+import { callApp } from "../http/util";
 import { env, recordingLogger } from "./util";
 
 const db = () => database(env);
@@ -33,12 +35,13 @@ async function patch(name: string, body: unknown) {
   return api(`/api/plugins/${name}`, { method: "PATCH", body });
 }
 
-/** Puts a plugin's stored config back to its defaults. */
+/** Puts a plugin's stored config back to its defaults, and publishes the copy everyone reads. */
 async function reset(name: string) {
   const def = PLUGINS.find((p) => p.name === name)!;
   await env.DB.prepare("UPDATE plugin_configs SET enabled = 1, settings = ? WHERE name = ?")
     .bind(JSON.stringify(defaultSettings(def)), name)
     .run();
+  await configCopy(env).publish(await syncPluginConfigs(db()));
 }
 
 describe("syncPluginConfigs", () => {
@@ -281,6 +284,22 @@ describe("/api/plugins", () => {
     expect(on.status).toBe(200);
     expect((await on.json<{ plugin: any }>()).plugin.enabled).toBe(true);
     expect((await rows()).find((r) => r.name === "time")!.enabled).toBe(1);
+  });
+
+  it("lists from the configs' copy: with D1 away the list answers, as the last change published it", async () => {
+    expect((await patch("time", { enabled: false })).status).toBe(200);
+    const noD1 = { ...env, DB: undefined as unknown as D1Database };
+    try {
+      const res = await callApp(noD1, "/api/plugins");
+      expect(res.status).toBe(200);
+      expect((await res.json<{ plugins: any[] }>()).plugins.find((p) => p.name === "time").enabled).toBe(false);
+      // The copy itself, as a new isolate or a thread's object reads it: no D1 either.
+      const read = await configCopy(noD1).read();
+      expect(read !== "unchanged" && read.stored.find((c) => c.name === "time")?.enabled).toBe(false);
+      expect(await configCopy(noD1).read(read !== "unchanged" ? read.version : "")).toBe("unchanged");
+    } finally {
+      expect((await patch("time", { enabled: true })).status).toBe(200);
+    }
   });
 
   it("rejects settings the plugin's schema refuses, with issues, and stores nothing", async () => {

@@ -28,8 +28,8 @@ async function coldThread() {
   return thread;
 }
 
-/** Posts and answers the run's D1 round trips before its model request, from its log line. */
-async function d1BeforeModel(threadId: string): Promise<number> {
+/** Posts, and answers what the run waited on before its model request (its log line): D1, other objects and R2. */
+async function beforeModel(threadId: string): Promise<{ d1: number; calls: number }> {
   const lines: string[] = [];
   const log = console.log;
   const spy = vi.spyOn(console, "log").mockImplementation((...args) => {
@@ -45,18 +45,20 @@ async function d1BeforeModel(threadId: string): Promise<number> {
   const runId = ws.events("pipeline:start")[0].data.runId;
   // The run's log line follows its end events by a turn (worker/thread/run/queue.ts).
   const finishedLine = () => lines.map((l) => (l.startsWith("{") ? JSON.parse(l) : null)).find((l) => l?.message === "run finished" && l.runId === runId);
-  const finished = (await until(async () => finishedLine(), Boolean)) as { d1BeforeModel: number };
+  const finished = (await until(async () => finishedLine(), Boolean)) as { d1BeforeModel: number; callsBeforeModel: number };
   spy.mockRestore();
-  return finished.d1BeforeModel;
+  return { d1: finished.d1BeforeModel, calls: finished.callsBeforeModel };
 }
 
 describe("prewarm", () => {
-  it("without it, a cold thread's first post reads D1 before the model", async () => {
+  it("without it, a cold thread's first post asks step 0's sources (the configs' copy, the owner's object) before the model, and never D1", async () => {
     const thread = await coldThread();
-    expect(await d1BeforeModel(thread.id)).toBe(1);
+    const waited = await beforeModel(thread.id);
+    expect(waited.d1).toBe(0);
+    expect(waited.calls).toBeGreaterThanOrEqual(2);
   });
 
-  it("loads the thread, its view, step 0's inputs and the plugins, so the first post does not wait on D1", async () => {
+  it("loads the thread, its view, step 0's inputs and the plugins, so the first post waits on nothing", async () => {
     const thread = await coldThread();
     const res = await api("/api/prewarm", { body: { threadId: thread.id } });
     expect(res.status).toBe(204);
@@ -65,7 +67,7 @@ describe("prewarm", () => {
       return { view: (p.view as any).held?.last ?? null, head: p.store.thread.get()!.headId, stepZero: p.stepZero.current !== null, started: (p.plugins as any).started !== null };
     });
     expect(loaded).toEqual({ view: loaded.head, head: expect.any(String), stepZero: true, started: true });
-    expect(await d1BeforeModel(thread.id)).toBe(0);
+    expect(await beforeModel(thread.id)).toEqual({ d1: 0, calls: 0 });
   });
 
   it("answers 404 for a thread that is not the caller's, and 400 without a threadId", async () => {

@@ -51,7 +51,7 @@ describe("D1 off the hot path", () => {
     }
   });
 
-  it("a new thread's first run reads step 0's inputs in one D1 round trip", async () => {
+  it("a new thread's first run reads step 0's inputs without D1: the configs' copy and the owner's object, at once", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     const log = logLines();
@@ -60,7 +60,8 @@ describe("D1 off the hot path", () => {
       await ws.waitForRunEnd(1);
       const runId = ws.events("pipeline:start")[0].data.runId;
       const finished: any = await until(async () => log.lines.find((l) => l.message === "run finished" && l.runId === runId), Boolean);
-      expect(finished.d1BeforeModel).toBe(1);
+      expect(finished.d1BeforeModel).toBe(0);
+      expect(finished.callsBeforeModel).toBe(2);
     } finally {
       log.restore();
       ws.close();
@@ -140,10 +141,13 @@ describe("the object answers for its thread", () => {
 });
 
 describe("step 0's cached inputs", () => {
-  /** Writes a file in the user's object without its push to the threads: a change no thread is told of. */
+  /** Writes a file in the user's object, its version moved, without its push to the threads: a change no thread is told of. */
   const putDirect = async (path: string, content: string) => {
     await userObject("local").contextFiles();
-    await runInDurableObject(userObject("local"), (room: UserRoom) => void room.parts.context.put(path, content, { files: 1_000, bytes: 1 << 24 }));
+    await runInDurableObject(userObject("local"), (room: UserRoom) => {
+      room.parts.context.put(path, content, { files: 1_000, bytes: 1 << 24 });
+      room.parts.runInputs.changed();
+    });
   };
   /** Makes the object's copy of step 0's inputs `ageMs` old, as if read that long ago. */
   const age = (threadId: string, ageMs: number) =>
@@ -179,7 +183,7 @@ describe("step 0's cached inputs", () => {
     // Fresh: used as is.
     await post(thread.id, `fresh ${m}`);
     await ws.waitForRunEnd(2);
-    // Older than STEP0_FRESH_MS (5 s): this run uses it, and its flush reads it again.
+    // Older than STEP0_FRESH_MS (5 s): this run uses it, and after it the object asks whether the version moved.
     await age(thread.id, 6_000);
     await post(thread.id, `stale ${m}`);
     await ws.waitForRunEnd(3);

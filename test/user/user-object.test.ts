@@ -121,8 +121,8 @@ describe("a delegated task's run", () => {
       lines.flatMap((l) => (l.startsWith("{") ? [JSON.parse(l)] : [])).filter((l) => l.message === "run finished" && l.threadId === threadId);
     const childRuns = await until(async () => finishedIn(task.threadId), (runs) => runs.length > 0);
     spy.mockRestore();
-    // Its thread is new (cold): at most the read of the plugin configs. Its task comes from the owner's object.
-    for (const run of childRuns) expect(run.d1BeforeModel).toBeLessThanOrEqual(1);
+    // Its thread is new (cold): step 0 asks the configs' copy and the owner's object, never D1; its task comes from the owner's object.
+    for (const run of childRuns) expect(run.d1BeforeModel).toBe(0);
   });
 });
 

@@ -8,7 +8,6 @@ import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { isRemoval, type OutboxEntry } from "../lib/outbox";
 import type { Sink } from "../lib/outbox-flush";
-import type { BatchRead } from "./batch";
 import { threadDirectory, threads, usageDays } from "./schema";
 
 export type MirrorRows = {
@@ -113,14 +112,12 @@ export function mirrorStatements(d1: D1Database, entries: OutboxEntry[]): D1Prep
   return [...ORDER.flatMap((t) => upserts(d1, KEYS[t][0], rows[t], KEYS[t][1])), ...removals];
 }
 
-/** D1 as an outbox's sink: the entries and the reads that ride along, in one batch. */
-export function d1Sink(d1: D1Database): Sink<BatchRead> {
+/** D1 as an outbox's sink: the entries in one batch. */
+export function d1Sink(d1: D1Database): Sink {
   return {
-    async write(entries, reads) {
-      const statements = [...mirrorStatements(d1, entries), ...(reads?.statements ?? [])];
-      if (statements.length === 0) return;
-      const results = await d1.batch(statements);
-      reads?.apply(results.slice(results.length - reads.statements.length));
+    async write(entries) {
+      const statements = mirrorStatements(d1, entries);
+      if (statements.length) await d1.batch(statements);
     },
   };
 }

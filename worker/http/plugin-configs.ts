@@ -1,36 +1,40 @@
-// The plugin configs as a route that is not the plugins' own needs them (the context page's cut): the
-// deployment's, in D1, held by this isolate and read again after REFRESH_MS without the route waiting
-// for it. Only an isolate's first need waits; with D1 away it answers with the plugins' defaults.
+// The plugin configs for the Worker's routes, from their versioned copy (plugins/config-copy.ts), held
+// by this isolate. GET /api/plugins asks R2 whether the copy moved each time (a conditional read); the
+// other routes use what is held and refresh it past REFRESH_MS without waiting. D1 is read only by a
+// deployment's first read, which makes the copy; with R2 away, the routes answer with what is held, or
+// with the plugins' defaults.
 import type { Context } from "hono";
 import { database } from "../db/client";
-import { configsFrom, syncPluginConfigs, type PluginConfig } from "../plugins/registry";
+import type { Env } from "../env";
+import { ConfigCopy, type VersionedConfigs } from "../plugins/config-copy";
+import { configsFrom, type PluginConfig } from "../plugins/registry";
 import type { AppEnv } from "./app-env";
 
 const REFRESH_MS = 60_000;
 
-let known: { configs: PluginConfig[]; at: number } | null = null;
+let held: (VersionedConfigs & { at: number }) | null = null;
 
-export async function knownPluginConfigs(c: Context<AppEnv>): Promise<PluginConfig[]> {
-  if (!known) return read(c);
-  if (Date.now() - known.at > REFRESH_MS) c.executionCtx.waitUntil(read(c));
-  return known.configs;
-}
+export const configCopy = (env: Env) => new ConfigCopy(env.FILES, () => database(env));
 
-/** What the plugins route just read. */
-export function rememberPluginConfigs(configs: PluginConfig[]): void {
-  known = { configs, at: Date.now() };
-}
-
-/** A config changed: the next need reads again. */
-export function forgetPluginConfigs(): void {
-  known = null;
-}
-
-async function read(c: Context<AppEnv>): Promise<PluginConfig[]> {
+/** The configs as their copy has them now. */
+export async function currentPluginConfigs(c: Context<AppEnv>): Promise<PluginConfig[]> {
   try {
-    rememberPluginConfigs(await syncPluginConfigs(database(c.env)));
-    return known!.configs;
+    const read = await configCopy(c.env).read(held?.version);
+    held = read === "unchanged" ? { ...held!, at: Date.now() } : { ...read, at: Date.now() };
   } catch {
-    return known?.configs ?? configsFrom([]);
+    // R2 (or, for the first copy, D1) away: what is held, or the defaults.
   }
+  return configsFrom(held?.stored ?? []);
+}
+
+/** What this isolate holds; only its first need waits. */
+export async function knownPluginConfigs(c: Context<AppEnv>): Promise<PluginConfig[]> {
+  if (!held) return currentPluginConfigs(c);
+  if (Date.now() - held.at > REFRESH_MS) c.executionCtx.waitUntil(currentPluginConfigs(c));
+  return configsFrom(held.stored);
+}
+
+/** What a change just published. */
+export function rememberPluginConfigs(published: VersionedConfigs): void {
+  held = { ...published, at: Date.now() };
 }

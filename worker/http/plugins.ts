@@ -7,7 +7,7 @@ import { pluginConfigs } from "../db/schema";
 import { TOOL_SEPARATOR } from "../plugins/host";
 import { PLUGINS, syncPluginConfigs, type PluginConfig } from "../plugins/registry";
 import { announceChange } from "./announce";
-import { forgetPluginConfigs, rememberPluginConfigs } from "./plugin-configs";
+import { configCopy, currentPluginConfigs, rememberPluginConfigs } from "./plugin-configs";
 import { isAdmin } from "./auth";
 import { ApiError, notFound, zodIssues } from "./errors";
 import type { AppEnv } from "./app-env";
@@ -46,11 +46,8 @@ const adminOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const pluginRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const configs = await syncPluginConfigs(database(c.env));
-    rememberPluginConfigs(configs);
-    return reply(c, "GET /api/plugins", { plugins: configs.map(describe) });
-  })
+  // From the configs' copy, not D1: the list answers with D1 away.
+  .get("/", async (c) => reply(c, "GET /api/plugins", { plugins: (await currentPluginConfigs(c)).map(describe) }))
   .patch("/:name", adminOnly, jsonBody("PATCH /api/plugins/:name", patchBody), async (c) => {
     const body = c.req.valid("json");
     const db = database(c.env);
@@ -75,7 +72,8 @@ export const pluginRoutes = new Hono<AppEnv>()
       throw new ApiError("conflict", "The daily spend cap (USER_DAILY_COST_USD) counts on metrics; remove the cap first");
     }
     await db.update(pluginConfigs).set({ enabled, settings, updatedAt: Date.now() }).where(eq(pluginConfigs.name, config.name));
-    forgetPluginConfigs();
+    // The copy everyone reads, from D1 as it is now (with another admin's change made meanwhile).
+    rememberPluginConfigs(await configCopy(c.env).publish(await syncPluginConfigs(db)));
     await announceChange(c);
     return reply(c, "PATCH /api/plugins/:name", { plugin: describe({ ...config, enabled, settings }) });
   });

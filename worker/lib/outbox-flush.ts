@@ -11,14 +11,9 @@ import type { Outbox, OutboxEntry } from "./outbox";
 /** The most entries an outbox keeps while its sink is away; the oldest beyond go to its dead letters. */
 export const OUTBOX_LIMIT = 10_000;
 
-/** Reads that ride along with a flush (a D1 batch's extra statements); a sink that cannot, ignores them. */
-export interface RidingReads {
-  statements: unknown[];
-}
-
-export interface Sink<R extends RidingReads = RidingReads> {
-  /** Writes the entries (and runs `reads` in the same round trip); throws if it could not. */
-  write(entries: OutboxEntry[], reads: R | null): Promise<void>;
+export interface Sink {
+  /** Writes the entries, in one round trip; throws if it could not. */
+  write(entries: OutboxEntry[]): Promise<void>;
 }
 
 const RETRY_BASE_MS = 1_000;
@@ -32,16 +27,15 @@ export function refusesRow(err: unknown): boolean {
   return REFUSAL.test(String(err)) || (err instanceof Error && err.cause !== undefined && REFUSAL.test(String(err.cause)));
 }
 
-export class OutboxFlush<R extends RidingReads = RidingReads> {
+export class OutboxFlush {
   private flushing: Promise<number> | null = null;
   private again = false;
-  private pendingReads: R | null = null;
   private failures = 0;
   private retryAt = 0;
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly sink: Sink<R>,
+    private readonly sink: Sink,
     private readonly alarms: Alarms,
     private readonly logger: Logger,
     /** What the log lines call the sink. */
@@ -55,23 +49,19 @@ export class OutboxFlush<R extends RidingReads = RidingReads> {
   }
 
   /**
-   * Writes what waits in the outbox (and runs `reads` in the same round trip); resolves to the rows
-   * written, 0 if the flush failed (the alarm retries it). One flush at a time: a call during a flush
-   * makes one more follow it.
+   * Writes what waits in the outbox; resolves to the rows written, 0 if the flush failed (the alarm
+   * retries it). One flush at a time: a call during a flush makes one more follow it.
    */
-  flush(reads?: R | null): Promise<number> {
+  flush(): Promise<number> {
     if (this.flushing) {
       this.again = true;
-      if (reads) this.pendingReads = reads;
       return this.flushing;
     }
-    this.flushing = this.run(reads ?? null).finally(() => {
+    this.flushing = this.run().finally(() => {
       this.flushing = null;
       if (this.again) {
         this.again = false;
-        const next = this.pendingReads;
-        this.pendingReads = null;
-        void this.flush(next);
+        void this.flush();
       }
     });
     return this.flushing;
@@ -96,11 +86,11 @@ export class OutboxFlush<R extends RidingReads = RidingReads> {
     while (this.flushing) await this.flushing.catch(() => {});
   }
 
-  private async run(reads: R | null): Promise<number> {
+  private async run(): Promise<number> {
     const entries = this.outbox.pending();
-    if (entries.length === 0 && !reads?.statements.length) return 0;
+    if (entries.length === 0) return 0;
     try {
-      await this.sink.write(entries, reads);
+      await this.sink.write(entries);
       this.outbox.flushed(entries.map((e) => e.id));
       this.failures = 0;
       return entries.length;
@@ -110,14 +100,14 @@ export class OutboxFlush<R extends RidingReads = RidingReads> {
   }
 
   /**
-   * After a refusal, the entries one at a time (the reads, best effort, are left out): the refused go to
-   * the dead letters and the rest are written, up to a failure of the sink's own.
+   * After a refusal, the entries one at a time: the refused go to the dead letters and the rest are
+   * written, up to a failure of the sink's own.
    */
   private async isolate(entries: OutboxEntry[]): Promise<number> {
     let written = 0;
     for (const [i, e] of entries.entries()) {
       try {
-        await this.sink.write([e], null);
+        await this.sink.write([e]);
         this.outbox.flushed([e.id]);
         written++;
       } catch (err) {

@@ -1,4 +1,5 @@
-// Which plugins exist, in which order, and which are on. Order is code; enabled and settings are D1.
+// Which plugins exist, in which order, and which are on. Order is code; enabled and settings are D1's,
+// read through their versioned copy (config-copy.ts).
 import { inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { pluginConfigs, type PluginConfigRow } from "../db/schema";
@@ -51,8 +52,11 @@ export function validSettings(def: PluginDefinition<any>, stored: Record<string,
   return parsed.success ? (parsed.data as Record<string, unknown>) : defaultSettings(def);
 }
 
+/** What is kept of a config (D1's row, or the copy's entry): the code gives the rest. */
+export type StoredConfig = Pick<PluginConfigRow, "name" | "enabled" | "settings">;
+
 /** The configs the code runs with, from the stored rows: missing rows get their defaults. */
-export function configsFrom(rows: PluginConfigRow[], defs = PLUGINS): PluginConfig[] {
+export function configsFrom(rows: StoredConfig[], defs = PLUGINS): PluginConfig[] {
   const byName = new Map(rows.map((r) => [r.name, r]));
   return defs.map((def, order) => {
     const r = byName.get(def.name);

@@ -2,7 +2,6 @@
 // across users) and the owner's object (the user's directory, search and usage), each through its own
 // outbox, flushed together after each run and after a change outside runs, and retried by the alarm
 // apart. Neither is on a run's way, and no answer waits for D1.
-import type { BatchRead } from "../db/batch";
 import type { D1Usage } from "../db/client";
 import { d1Sink } from "../db/mirror";
 import type { Alarms } from "../lib/alarms";
@@ -12,14 +11,16 @@ import { OutboxFlush, type Sink } from "../lib/outbox-flush";
 import type { UserApi } from "../user/stub";
 import type { RoomStore } from "./store";
 
-/** What a run's flushes wrote to D1, and its D1 round trips. */
+/** What a run's flushes wrote to D1, its D1 round trips, and what is left in the D1 outbox (waiting, refused). */
 export interface Mirrored {
   rows: number;
   d1RoundTrips: number;
+  waiting: number;
+  dead: number;
 }
 
 export class Outflow {
-  private readonly mirror: OutboxFlush<BatchRead>;
+  private readonly mirror: OutboxFlush;
   private readonly report: OutboxFlush;
 
   constructor(
@@ -40,11 +41,11 @@ export class Outflow {
     await Promise.all([this.mirror.flush(), this.report.flush()]);
   }
 
-  /** The flushes after a run (with the reads that ride along to D1): what D1 got, and its round trips. */
-  async afterRun(reads: BatchRead | null): Promise<Mirrored> {
+  /** The flushes after a run: what D1 got, and its round trips. */
+  async afterRun(): Promise<Mirrored> {
     const before = this.usage.roundTrips;
-    const [rows] = await Promise.all([this.mirror.flush(reads), this.report.flush()]);
-    return { rows, d1RoundTrips: this.usage.roundTrips - before };
+    const [rows] = await Promise.all([this.mirror.flush(), this.report.flush()]);
+    return { rows, d1RoundTrips: this.usage.roundTrips - before, ...this.mirror.state() };
   }
 
   /** Waits for the owner's object to hold the thread as it is now (a new or renamed thread is listed). */

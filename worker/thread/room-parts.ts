@@ -11,6 +11,7 @@ import { consoleLogger } from "../lib/logger";
 import { PluginHost } from "../plugins/host";
 import { PLUGINS } from "../plugins/registry";
 import { userStub } from "../user/stub";
+import { ConfigCopy } from "../plugins/config-copy";
 import { Approvals } from "./approvals";
 import { Broadcaster } from "./broadcaster";
 import { Intake } from "./intake";
@@ -51,7 +52,8 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const outflow = new Outflow(store, db.$client, d1Usage, user, alarms, logger, meter);
   const invoker = createInvoker(env, config);
   const plugins = new PluginHost(PLUGINS, logger, config.hookTimeoutMs);
-  const stepZero = new StepZero(store.cache, db, user, () => store.thread.get()?.projectId ?? null, config, logger, plugins);
+  const configCopy = new ConfigCopy(meter.calls(env.FILES, "r2"), () => db);
+  const stepZero = new StepZero(store.cache, configCopy, user, () => store.thread.get()?.projectId ?? null, config, logger, plugins);
   const spend = new SpendGuard(store.cache, alarms, user, config, logger);
   const view = new ModelView(store);
   const events = new Broadcaster(store, ctx, plugins);
@@ -94,12 +96,14 @@ export async function destroyParts({ queue, outflow, plugins, sockets, store, al
   view.forget();
 }
 
-/** After each run: the flushes (and step 0's revalidation with them), and the spend settled. */
+/** After each run: the flushes, step 0's revalidation, and the spend settled. */
 function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; spend: SpendGuard }, closing: () => boolean, waitUntil: (p: Promise<unknown>) => void): Promise<Mirrored> {
   const owner = p.store.thread.get()?.ownerId;
-  if (!owner || closing()) return Promise.resolve({ rows: 0, d1RoundTrips: 0 });
-  const flushed = p.outflow.afterRun(p.stepZero.revalidation(owner));
+  if (!owner || closing()) return Promise.resolve({ rows: 0, d1RoundTrips: 0, waiting: 0, dead: 0 });
+  const flushed = p.outflow.afterRun();
   waitUntil(flushed);
+  const revalidated = p.stepZero.revalidate(owner);
+  if (revalidated) waitUntil(revalidated);
   waitUntil(p.spend.settleLater(owner));
   return flushed;
 }

@@ -6,6 +6,7 @@ import { configOf, type Env } from "../env";
 import { Alarms } from "../lib/alarms";
 import { Meter } from "../lib/meter";
 import { consoleLogger } from "../lib/logger";
+import { RunInputs } from "./run-inputs";
 import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
@@ -37,19 +38,29 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   const mirror = new OutboxFlush(outbox, d1Sink(database(env, d1Usage).$client), alarms, logger, "D1");
   const threads = threadCalls(env, waitUntil);
   const directory = new Directory(store);
-  // The threads that ran within step 0's longest cache age drop their copy (older ones read again anyway).
-  const tellThreads = () => threads.invalidate(directory.activeSince(Date.now() - config.step0MaxAgeMs));
+  // Step 0's inputs moved: their version, and the threads that ran within step 0's longest cache age
+  // drop their copy (older ones read again anyway).
+  const tellThreads = () => {
+    runInputs.changed();
+    threads.invalidate(directory.activeSince(Date.now() - config.step0MaxAgeMs));
+  };
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes());
   const projects: Projects = new Projects(store.sql, {
     threadsIn: (id) => directory.inProject(id),
     leaveInDirectory: (id) => directory.leaveProject(id),
     storageUsed: () => stored.used(),
-    invalidate: (ids) => threads.invalidate(ids),
+    invalidate: (ids) => {
+      runInputs.changed();
+      threads.invalidate(ids);
+    },
     leave: (ids, projectId) => threads.leaveProject(ids, projectId),
     deleteBytes: (keys) => waitUntil(keys.length ? files.delete(keys) : Promise.resolve()),
     readText: async (key) => (await files.get(key))?.text() ?? null,
   });
   const spend = new Spend(store);
+  const context = new ContextFiles(store, () => owner.owner);
+  const mcp = new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil });
+  const runInputs: RunInputs = new RunInputs(store, { context, projects, mcp });
   return {
     logger,
     meter,
@@ -60,13 +71,14 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     mirror,
     directory,
     spend,
-    context: new ContextFiles(store, () => owner.owner),
+    context,
     stored,
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,
     shares: new UserShares(store.sql, files),
-    mcp: new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil }),
+    mcp,
+    runInputs,
     /** The user's files changed: the threads holding step 0's copy drop it. */
     filesChanged: tellThreads,
     /** The user's rows from D1 the first time, where the deployment has old data (store/first-touch.ts). */

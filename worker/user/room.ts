@@ -104,9 +104,14 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.context.list();
   }
 
-  /** Every file with its content: a thread's step 0. */
+  /** Every file with its content. */
   contextForRun() {
     return this.parts.context.all();
+  }
+
+  /** A thread's step 0: what its run is given, unless it holds the current version of it (run-inputs.ts). */
+  inputsForRun(projectId: string | null, known: string | null) {
+    return this.parts.runInputs.forRun(projectId, known);
   }
 
   contextFile(path: string) {
@@ -214,9 +219,6 @@ export class UserRoom extends DurableObject<Env> {
   }
 
   /** The project as a thread's step 0 reads it. */
-  projectForRun(id: string) {
-    return this.parts.projects.forRun(id);
-  }
 
   // --- MCP servers -------------------------------------------------------------------------------
 
@@ -242,9 +244,6 @@ export class UserRoom extends DurableObject<Env> {
   }
 
   /** A thread's step 0: the enabled servers' tools. */
-  mcpForRun() {
-    return this.parts.mcp.forRun();
-  }
 
   /** A thread's run calls a tool (its approval, if it asked, was given there). */
   mcpCall(call: McpCall) {

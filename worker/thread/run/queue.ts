@@ -146,11 +146,23 @@ export class RunQueue {
     };
     this.running = { run, controller };
     const atStart = d1.roundTrips;
-    let beforeModel: number | null = null;
+    const callsAtStart = this.queue.meter.read();
+    // What the run waited on before its model request: D1's round trips, and calls to other objects and R2.
+    let beforeModel = null as { d1: number; calls: number } | null;
     let finished: Record<string, unknown> | null = null;
     try {
-      const outcome = await go(controller.signal, hold, () => void (beforeModel = d1.roundTrips - atStart));
-      finished = { threadId: this.store.thread.get()?.id, status: outcome.status, durationMs: outcome.durationMs, d1BeforeModel: beforeModel, d1RoundTrips: d1.roundTrips - atStart };
+      const outcome = await go(controller.signal, hold, () => {
+        const calls = since(this.queue.meter.read(), callsAtStart);
+        beforeModel = { d1: d1.roundTrips - atStart, calls: calls.rpcs + calls.r2 };
+      });
+      finished = {
+        threadId: this.store.thread.get()?.id,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        d1BeforeModel: beforeModel?.d1 ?? null,
+        callsBeforeModel: beforeModel?.calls ?? null,
+        d1RoundTrips: d1.roundTrips - atStart,
+      };
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.
       run.logger.error("run failed before it began", { error: String(err) });

@@ -121,12 +121,16 @@ export class McpHub {
     return row.status === "connected" ? { ok: true, value: { serverId: row.id } } : fail("upstream_error", row.error ?? "The server could not be used");
   }
 
-  /** What the threads' runs are given: the enabled, connected servers' tools. Aged lists are read again meanwhile. */
+  /** Lists again, in the background, the tools of servers listed longer ago than TOOLS_MAX_AGE_MS. */
+  refreshStale(): void {
+    for (const row of this.servers.list()) {
+      if (row.enabled && row.status === "connected" && Date.now() - row.toolsAt > TOOLS_MAX_AGE_MS) this.effects.waitUntil(this.relist(row.id));
+    }
+  }
+
+  /** What the threads' runs are given: the enabled, connected servers' tools. */
   forRun(): McpOffer[] {
     const rows = this.servers.list().filter((r) => r.enabled && r.status === "connected");
-    for (const row of rows) {
-      if (Date.now() - row.toolsAt > TOOLS_MAX_AGE_MS) this.effects.waitUntil(this.relist(row.id));
-    }
     return rows.map((row) => ({
       serverId: row.id,
       server: row.name,
