@@ -15,7 +15,8 @@ import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
 import { api } from "./bench/clients.mjs";
 import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
-import { d1Down, SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
+import { d1AwayFromTheStart } from "./bench/d1-away.mjs";
+import { SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
 import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
 
 const args = Object.fromEntries(
@@ -122,37 +123,41 @@ async function capped(upstream) {
 
 /**
  * The user's object, on an app of its own with the bench's D1 switch (DEV_FAULTS=1): the user routes'
- * D1 round trips, search among 100 users, and the app with D1 away, then back.
+ * D1 round trips and search among 100 users; then, on a fresh app, D1 away from the first request,
+ * then back, and a share link's 1,000 views.
  */
 async function userObject(upstream) {
   const app = await startApp(upstream.url, { DEV_FAULTS: "1" });
+  let trips, search;
   try {
-    const trips = await userRouteRoundTrips(app.base, upstream, app.logs);
-    const search = await searchAmongUsers(app.base);
-    const down = await d1Down(app.base, upstream, app.logs, trips.threadId);
-    const alone = stats(search.alone);
-    const among = stats(search.among);
-    const names = Object.keys(down.answered);
-    const failed = names.filter((n) => !down.answered[n]);
-    const byRoute = (counts) => Object.entries(counts).map(([n, v]) => `${n} ${v}`).join(", ");
-    const rows = [
-      ["D1 round trips on user routes (list, search, metrics, context)", { text: String(trips.total), n: trips.calls }],
-      ["search ms, one user's 2,000 messages, alone", alone],
-      ["search ms, one user's 2,000 messages, among 100 users × 2,000 messages", among],
-      ["search, among 100 users ÷ alone (medians)", { text: `${(among.median / alone.median).toFixed(2)}×`, n: among.n }],
-      ["D1 down: user routes answered", { text: `${names.length - failed.length}/${names.length}${failed.length ? ` (not ${failed.join(", ")})` : ""}`, n: names.length }],
-      ["D1 back: the mirror caught up after (s)", { text: down.caughtUpSeconds === null ? "not in 60 s" : down.caughtUpSeconds.toFixed(1), n: 1 }],
-    ];
-    const notes = [
-      `D1 round trips on user routes, by route (${trips.calls / 4} calls each, warm): ${byRoute(trips.byRoute)} (the counter stood at ${trips.counted} before them, from the import, a run and its flush: it does count)`,
-      `search seeding: 99 users × 2,000 messages in ${search.seedSeconds.toFixed(0)} s; searches: ${SEARCHES.join(", ")}`,
-      `D1 down: ${names.map((n) => `${n} ${down.answered[n] ? "answered" : "FAILED"}`).join(", ")}; D1 round trips tried meanwhile by route: ${byRoute(down.tries)}`,
-      `D1 back: ${down.failedFlushes} failed flush(es) while it was away; the run's row in D1 afterwards: ${down.runInD1 ? "yes" : "NO"}`,
-    ];
-    return { rows, notes };
+    trips = await userRouteRoundTrips(app.base, upstream, app.logs);
+    search = await searchAmongUsers(app.base);
   } finally {
     app.stop();
   }
+  const away = await d1AwayFromTheStart(upstream);
+  const alone = stats(search.alone);
+  const among = stats(search.among);
+  const names = Object.keys(away.answered);
+  const failed = names.filter((n) => !away.answered[n]);
+  const byRoute = (counts) => Object.entries(counts).map(([n, v]) => `${n} ${v}`).join(", ");
+  const rows = [
+    ["D1 round trips on user routes (list, search, metrics, context)", { text: String(trips.total), n: trips.calls }],
+    ["search ms, one user's 2,000 messages, alone", alone],
+    ["search ms, one user's 2,000 messages, among 100 users × 2,000 messages", among],
+    ["search, among 100 users ÷ alone (medians)", { text: `${(among.median / alone.median).toFixed(2)}×`, n: among.n }],
+    ["D1 away from the first request: answered", { text: `${names.length - failed.length}/${names.length}${failed.length ? ` (not ${failed.join(", ")})` : ""}`, n: names.length }],
+    ["D1 back: its record caught up after (s)", { text: away.caughtUp === null ? "not in 120 s" : away.caughtUp.toFixed(1), n: 1 }],
+    [`a share link viewed ${away.share.views} times: views that reached its owner's object`, { text: String(away.share.ownerReaches), n: away.share.views }],
+    ["a share view ms (20 readers at once)", stats(away.share.times)],
+  ];
+  const notes = [
+    `D1 round trips on user routes, by route (${trips.calls / 4} calls each, warm): ${byRoute(trips.byRoute)} (the counter stood at ${trips.counted} before them, from a run and its flush: it does count)`,
+    `search seeding: 99 users × 2,000 messages in ${search.seedSeconds.toFixed(0)} s; searches: ${SEARCHES.join(", ")}`,
+    `D1 away from the first request: ${names.map((n) => `${n} ${away.answered[n] ? "answered" : "FAILED"}`).join(", ")}`,
+    `D1 back: the thread's directory row ${away.record.directory ? "in D1" : "MISSING"}, the day's runs in the roll-up ${away.record.usageRuns} (the roll-up goes a minute after a run); share views refused: ${away.share.failed}`,
+  ];
+  return { rows, notes };
 }
 
 /** What one message writes and calls, on an app of its own (its runs' log lines say). */

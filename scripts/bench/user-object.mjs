@@ -1,6 +1,6 @@
-// The user's object in the bench: the user routes' D1 round trips, search among many users, and the
-// app with D1 away. All on one app started with DEV_FAULTS=1, whose /api/dev routes count D1's round
-// trips, take D1 away for the whole local app, and seed a user's object with text messages.
+// The user's object in the bench: the user routes' D1 round trips and search among many users, on one
+// app started with DEV_FAULTS=1, whose /api/dev routes count D1's round trips and seed a user's object
+// with text messages. (D1 away: d1-away.mjs.)
 import { sleep } from "./app.mjs";
 import { api, now, openSocket, script, waitForEnds } from "./clients.mjs";
 
@@ -9,7 +9,6 @@ const USER_ROUTES = { list: "/api/threads", search: "/api/search?q=river", metri
 export const SEARCHES = ["river quick", "lantern", "number1234"];
 
 const roundTrips = async (base) => (await api(base, "/api/dev/d1")).roundTrips;
-const setD1 = (base, down) => api(base, "/api/dev/d1", { down });
 
 /** Waits for a log line (`match`) among the app's, past index `from`; null after `timeoutMs`. */
 async function logLine(logs, match, { from = 0, timeoutMs = 30_000 } = {}) {
@@ -91,47 +90,4 @@ export async function searchAmongUsers(base, { messages = 2_000, others = 99, ro
   await sleep(1_000);
   const among = await searchTimes(base, rounds);
   return { alone, among, seedSeconds };
-}
-
-/**
- * D1 away for the whole app (after the routes and the thread were warmed): which of the user's routes,
- * a post and its stream, and an upload still answer. Then D1 back: how long until the run's rows
- * written meanwhile reach D1 (the thread's "flushed to D1 after a retry" line, and the run in D1's
- * usage view). `downForMs` keeps D1 away after the run, so its flush fails more than once.
- */
-export async function d1Down(base, upstream, logs, threadId, { downForMs = 3_000 } = {}) {
-  const runsInD1 = async () => (await api(base, "/api/admin/usage")).usage.filter((u) => u.userId === "local").reduce((n, u) => n + u.runs, 0);
-  const socket = await openSocket(base, threadId);
-  for (const path of Object.values(USER_ROUTES)) await api(base, path);
-  const runsBefore = await runsInD1();
-  const answered = {};
-  const tries = {}; // D1 round trips each attempted (and failed) while it was away
-  const logsAtDown = logs.length;
-  await setD1(base, true);
-  try {
-    for (const [name, path] of Object.entries(USER_ROUTES)) {
-      const before = await roundTrips(base);
-      answered[name] = (await fetch(`${base}${path}`)).status === 200;
-      tries[name] = (await roundTrips(base)) - before;
-    }
-    const run = await runOnce(base, upstream, logs, socket, threadId).catch(() => ({ completed: false, tokens: 0 }));
-    answered.post = run.completed;
-    answered.stream = run.tokens === 10;
-    const png = Buffer.from(
-      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-      "base64",
-    );
-    const upload = await fetch(`${base}/api/threads/${threadId}/attachments?name=dot.png`, { method: "POST", headers: { "content-type": "image/png" }, body: png });
-    answered.attachments = upload.status === 201;
-    await sleep(downForMs);
-  } finally {
-    await setD1(base, false);
-  }
-  const upAt = now();
-  const logsAtUp = logs.length;
-  const failedFlushes = logs.slice(logsAtDown, logsAtUp).filter((l) => l.message === "flush to D1 failed; retrying").length;
-  const flushed = await logLine(logs, (l) => l.message === "flushed to D1 after a retry", { from: logsAtUp, timeoutMs: 60_000 });
-  const caughtUpSeconds = flushed ? (now() - upAt) / 1000 : null;
-  socket.ws.close();
-  return { answered, tries, failedFlushes, caughtUpSeconds, runInD1: (await runsInD1()) === runsBefore + 1 };
 }

@@ -125,4 +125,48 @@ describe("share links", () => {
     expect((await (await call("/api/shares")).json<any>()).shares).toHaveLength(1);
     ws.close();
   });
+
+  it("views never reach the owner's object: with it unreachable, the link, its page and its files answer; revoked, they are 404 at once", async () => {
+    const { call, thread, ws, attachment, tokenEnv } = await sharedThread();
+    const share = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
+    const ownerAway = { ...tokenEnv, USER_ROOM: unreachable() };
+    const view = (path: string, e = ownerAway) => callApp(e, path, { headers: { "cf-connecting-ip": "203.0.113.10" } });
+    for (let i = 0; i < 20; i++) expect((await view(`/api/shared/${share.id}`)).status).toBe(200);
+    expect((await view(`/s/${share.id}`)).status).toBe(200);
+    const file = await view(`/api/shared/${share.id}/files/${attachment.id}`);
+    expect(file.status).toBe(200);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(DOT_PNG);
+    // This data center holds the body now; revoking is still seen at the next view.
+    expect((await call(`/api/shares/${share.id}`, { method: "DELETE" })).status).toBe(204);
+    await expectError(await view(`/api/shared/${share.id}`), 404, "not_found");
+    expect((await view(`/s/${share.id}`)).status).toBe(404);
+    await expectError(await view(`/api/shared/${share.id}/files/${attachment.id}`), 404, "not_found");
+    ws.close();
+  });
+
+  it("a share made before its readers' copy is read from its owner's object once, which writes the copy", async () => {
+    const { call, thread, ws, tokenEnv } = await sharedThread();
+    const share = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
+    await env.FILES.delete(`shares/${share.id}/share.json`);
+    const view = (e: typeof tokenEnv) => callApp(e, `/api/shared/${share.id}`, { headers: { "cf-connecting-ip": "203.0.113.11" } });
+    await expectError(await view({ ...tokenEnv, USER_ROOM: unreachable() }), 503, "unavailable");
+    const first = await view(tokenEnv);
+    expect(first.status).toBe(200);
+    expect((await first.json<any>()).thread).toEqual({ name: "Trip plan" });
+    expect(await env.FILES.head(`shares/${share.id}/share.json`)).not.toBeNull();
+    expect((await view({ ...tokenEnv, USER_ROOM: unreachable() })).status).toBe(200);
+    ws.close();
+  });
 });
+
+/** A USER_ROOM whose objects cannot be reached: a route that asked one would fail. */
+function unreachable(): DurableObjectNamespace {
+  const away = () => Promise.reject(new Error("the owner's object is away"));
+  return new Proxy(env.USER_ROOM, {
+    get: (target, name) => {
+      if (name === "get") return () => new Proxy({}, { get: () => away });
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as DurableObjectNamespace;
+}

@@ -3,9 +3,13 @@
 //                  `npm run bench` can show which routes answer without D1 and that the mirrors catch up
 //   /api/dev/seed  fills a user's object with text messages (as their threads would report them), so
 //                  the bench can search one user's messages among many users' messages
+//   /api/dev/record what D1 holds of the caller (their threads' directory rows, their usage roll-up's
+//                  runs), so the bench can see the record catch up after D1 was away
 import { Hono } from "hono";
 import { z } from "zod";
-import { devD1 } from "../db/client";
+import { count, eq, sum } from "drizzle-orm";
+import { database, devD1 } from "../db/client";
+import { threadDirectory, usageDays } from "../db/schema";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { userStub, type UserApi } from "../user/stub";
@@ -45,6 +49,14 @@ export const devFaultRoutes = new Hono<AppEnv>()
     if (!parsed.success) throw new ApiError("invalid_request", "Give { down: boolean }", { issues: [] });
     devD1.down = parsed.data.down;
     return c.json({ ...devD1 });
+  })
+  .get("/record", async (c) => {
+    const db = database(c.env);
+    const [[directory], [usage]] = await db.batch([
+      db.select({ n: count() }).from(threadDirectory).where(eq(threadDirectory.ownerId, c.var.userId)),
+      db.select({ runs: sum(usageDays.runs) }).from(usageDays).where(eq(usageDays.ownerId, c.var.userId)),
+    ]);
+    return c.json({ directory: directory.n, usageRuns: Number(usage.runs ?? 0) });
   })
   .post("/seed", async (c) => {
     const parsed = seedBody.safeParse(await c.req.json().catch(() => null));

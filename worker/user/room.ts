@@ -265,13 +265,9 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.shares.revoke(id);
   }
 
-  /** A share as anyone with its link reads it (the link is the credential). */
+  /** A share as anyone with its link reads it (the link is the credential): for one made before its readers' copy. */
   sharedThread(id: string) {
     return this.parts.shares.read(id);
-  }
-
-  sharedFile(id: string, fileId: string) {
-    return this.parts.shares.hasFile(id, fileId);
   }
 
   async alarm(): Promise<void> {

@@ -1,7 +1,9 @@
 // The user's share links: each a copy of a thread's branch as it was when shared (its files are in R2
-// under `shares/<id>/`), read by anyone with the link. A share's id leads to this object (it begins
-// with the object's id) and holds 128 random bits after it; revoking one removes it at once.
+// under `shares/<id>/`, and its readers' copy too: share-copy.ts), read by anyone with the link. This
+// object keeps the list and the snapshot a copy is made from; a share's id leads to it (it begins with
+// the object's id) and holds 128 random bits after it; revoking one removes it at once.
 import type { Share, SharedThread } from "../../../protocol";
+import { markRevoked } from "./share-copy";
 import { deleteSharedFiles, shareUrl } from "./share-ids";
 
 export type Snapshot = Omit<SharedThread, "share">;
@@ -37,12 +39,6 @@ export class UserShares {
     return r ? { share: { id: r.id, createdAt: r.created_at }, ...(JSON.parse(r.snapshot) as Snapshot) } : null;
   }
 
-  /** Whether the share holds that file (its own copy in R2). */
-  hasFile(id: string, fileId: string): boolean {
-    const [r] = this.sql.exec<{ files: string }>("SELECT files FROM shares WHERE id = ?", id).toArray();
-    return r ? (JSON.parse(r.files) as string[]).includes(fileId) : false;
-  }
-
   /** Revokes a share: its link is 404 from now on, its files gone. False: no such share. */
   async revoke(id: string): Promise<boolean> {
     return (await this.remove([id])).length > 0;
@@ -53,10 +49,13 @@ export class UserShares {
     await this.remove(threadIds.flatMap((t) => this.sql.exec<{ id: string }>("SELECT id FROM shares WHERE thread_id = ?", t).toArray().map((r) => r.id)));
   }
 
-  /** The ids that were there: their rows go at once, their files' copies after. */
+  /** The ids that were there: their rows go at once, their files' copies after, and their readers' copy becomes the revoked mark. */
   private async remove(ids: string[]): Promise<string[]> {
     const gone = ids.filter((id) => this.sql.exec("DELETE FROM shares WHERE id = ? RETURNING id", id).toArray().length > 0);
-    for (const id of gone) await deleteSharedFiles(this.files, id);
+    for (const id of gone) {
+      await deleteSharedFiles(this.files, id);
+      await markRevoked(this.files, id);
+    }
     return gone;
   }
 }
