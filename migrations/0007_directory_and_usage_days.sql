@@ -10,7 +10,6 @@ CREATE TABLE `thread_directory` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `thread_directory_owner` ON `thread_directory` (`owner_id`,`last_activity`);--> statement-breakpoint
 CREATE INDEX `thread_directory_activity` ON `thread_directory` (`last_activity`);--> statement-breakpoint
 CREATE TABLE `usage_days` (
 	`day` text NOT NULL,

@@ -62,6 +62,8 @@ export interface Env {
   MAX_SCHEDULES_PER_USER?: string;
   /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
   DEV_FAULTS?: string;
+  /** eu, us, fedramp or fedramp-high: every object is made, runs and keeps its data in that jurisdiction (lib/placement.ts). */
+  DATA_JURISDICTION?: string;
   /** "1": threads and users from before the objects are imported from D1 on their first touch (a deployment with old data). */
   LEGACY_IMPORT?: string;
   /** MCP: a tool call's limit (ms), how long a call waits for the user's approval (s), and "1" to reach localhost (npm run dev, tests). */

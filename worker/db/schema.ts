@@ -146,7 +146,8 @@ export const threadDirectory = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("thread_directory_owner").on(t.ownerId, t.lastActivity), index("thread_directory_activity").on(t.lastActivity)],
+  // Only the threads active lately are looked up (a plugin change's announcement); a user's own list is their object's.
+  (t) => [index("thread_directory_activity").on(t.lastActivity)],
 );
 
 /** A user's usage on a UTC day, whole (its owner's object writes the day's totals, not increments). */

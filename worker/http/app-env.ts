@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { Env } from "../env";
 import { isId } from "../lib/ids";
+import { hintFrom } from "../lib/placement";
 import { roomStub as threadObject, type Caller, type RoomApi, type RoomReply } from "../thread";
 import { userStub, type UserApi } from "../user/stub";
 import type { AuthVars } from "./auth";
@@ -12,9 +13,9 @@ export type AppEnv = { Bindings: Env; Variables: AuthVars };
  * The thread's object, for an id the app could have made. Any other id is answered here as an
  * unknown thread is, so a made-up id never creates an object (each name is an object of its own).
  */
-export function roomStub(env: Env, threadId: string): RoomApi {
+export function roomStub(env: Env, threadId: string, hint?: DurableObjectLocationHint): RoomApi {
   if (!isId("thr", threadId)) throw new ApiError("not_found", "Thread not found");
-  return threadObject(env, threadId);
+  return threadObject(env, threadId, hint);
 }
 
 /** The caller of this request, for the thread `id` (the route's `:id` by default). */
@@ -35,7 +36,8 @@ export function fromRoom<T>(reply: RoomReply<T>): T {
  */
 export async function askUser<T>(c: Context<AppEnv>, call: (user: UserApi) => Promise<T>): Promise<T> {
   try {
-    return await call(userStub(c.env, c.var.userId));
+    // The user's first request makes their object, near them (lib/placement.ts).
+    return await call(userStub(c.env, c.var.userId, undefined, hintFrom(c.env, c.req.raw)));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer", requestId: c.var.requestId, error: String(err) }));

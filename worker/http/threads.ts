@@ -4,6 +4,7 @@ import { isTimeZone, MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD
 import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
+import { hintFrom } from "../lib/placement";
 import { deleteThreadFiles } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
@@ -59,7 +60,7 @@ export const threadRoutes = new Hono<AppEnv>()
     await checkProject(c, body.projectId);
     const id = newId("thr");
     const thread = fromRoom(
-      await roomStub(c.env, id).create(callerOf(c, id), {
+      await roomStub(c.env, id, hintFrom(c.env, c.req.raw)).create(callerOf(c, id), {
         name: body.name ?? "New thread",
         named: body.name !== undefined,
         kind: body.kind ?? "general",

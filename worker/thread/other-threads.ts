@@ -3,6 +3,7 @@
 // ThreadRoom implements, so nothing here imports the room's code.
 import type { EventMap, EventName, Thread } from "../../protocol";
 import type { Env } from "../env";
+import { placed } from "../lib/placement";
 import type { AcceptInput, Accepted } from "./intake";
 import type { Caller, RoomReply } from "./room-reply";
 import type { ThreadInit } from "./store/thread-row";
@@ -18,6 +19,6 @@ export interface OtherThread {
 
 /** The object of a thread, by its id. */
 export function otherThreads(env: Env): (threadId: string) => OtherThread {
-  const rooms = env.THREAD_ROOM as DurableObjectNamespace<Rpc.DurableObjectBranded & OtherThread>;
+  const rooms = placed(env, env.THREAD_ROOM as DurableObjectNamespace<Rpc.DurableObjectBranded & OtherThread>);
   return (threadId) => rooms.get(rooms.idFromName(threadId));
 }

@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { placed } from "../lib/placement";
 import type { ThreadRoom } from "./room";
 
 /** The RPC surface of a thread's object. */
@@ -40,7 +41,7 @@ export type RoomApi = Pick<
  * which the RPC stub is assignable: its typings turn a value they cannot prove serializable (our
  * JSON metadata, typed `unknown`) into `never`, which callers could not read.
  */
-export function roomStub(env: Env, threadId: string): RoomApi {
-  const rooms = env.THREAD_ROOM as DurableObjectNamespace<ThreadRoom>;
-  return rooms.get(rooms.idFromName(threadId));
+export function roomStub(env: Env, threadId: string, hint?: DurableObjectLocationHint): RoomApi {
+  const rooms = placed(env, env.THREAD_ROOM as DurableObjectNamespace<ThreadRoom>);
+  return rooms.get(rooms.idFromName(threadId), hint ? { locationHint: hint } : undefined);
 }

@@ -1,5 +1,6 @@
 // How the Worker and the user's threads reach a user's object: by the user's id, which is its name.
 import type { Env } from "../env";
+import { placed } from "../lib/placement";
 import type { UserRoom } from "./room";
 
 export type { ReportEntry } from "./report";
@@ -18,13 +19,13 @@ export type UserApi = {
  * The user's object: one per user id, wherever it is asked for (a thread's object, the Worker).
  * `faults.down` (tests) makes it unreachable for the caller that holds them.
  */
-export function userStub(env: Env, userId: string, faults?: { down: boolean }): UserApi {
+export function userStub(env: Env, userId: string, faults?: { down: boolean }, hint?: DurableObjectLocationHint): UserApi {
   if (faults?.down) throw new Error("The user's object is unreachable (a test's fault)");
-  const users = env.USER_ROOM as DurableObjectNamespace<UserRoom>;
-  return users.get(users.idFromName(userId));
+  const users = placed(env, env.USER_ROOM as DurableObjectNamespace<UserRoom>);
+  return users.get(users.idFromName(userId), hint ? { locationHint: hint } : undefined);
 }
 
 /** A user's object by its own id (a share link names it; the user stays unnamed). */
 export function userStubById(env: Env, id: DurableObjectId): UserApi {
-  return (env.USER_ROOM as DurableObjectNamespace<UserRoom>).get(id);
+  return placed(env, env.USER_ROOM as DurableObjectNamespace<UserRoom>).get(id);
 }

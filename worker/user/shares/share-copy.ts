@@ -24,17 +24,18 @@ export async function markRevoked(bucket: R2Bucket, id: string): Promise<void> {
   await bucket.put(keyOf(id), JSON.stringify({ revoked: true } satisfies Stored));
 }
 
-export async function readShareCopy(bucket: R2Bucket, cache: Cache, id: string): Promise<ShareCopy> {
-  const held = await cache.match(cacheKey(id));
+/** `cache`: null where a share's text must stay in the deployment's jurisdiction (no data center keeps it). */
+export async function readShareCopy(bucket: R2Bucket, cache: Cache | null, id: string): Promise<ShareCopy> {
+  const held = await cache?.match(cacheKey(id));
   const etag = held?.headers.get("etag");
   const object = etag ? await bucket.get(keyOf(id), { onlyIf: { etagDoesNotMatch: etag } }) : await bucket.get(keyOf(id));
   if (!object) return null;
   if (!("body" in object)) return (await held!.json()) as SharedThread;
   const stored = (await (object as R2ObjectBody).json()) as Stored;
   if ("revoked" in stored) {
-    if (held) await cache.delete(cacheKey(id));
+    if (held) await cache?.delete(cacheKey(id));
     return "revoked";
   }
-  await cache.put(cacheKey(id), new Response(JSON.stringify(stored), { headers: { etag: object.etag, "cache-control": "max-age=86400" } }));
+  await cache?.put(cacheKey(id), new Response(JSON.stringify(stored), { headers: { etag: object.etag, "cache-control": "max-age=86400" } }));
   return stored;
 }

@@ -2,12 +2,13 @@
 // then 128 random bits (32 hex digits). The first part leads an anonymous reader's request to the
 // object that holds the share; the second is what cannot be guessed.
 import type { Env } from "../../env";
+import { placed } from "../../lib/placement";
 
 const SHARE_ID = /^([0-9a-f]{64})([0-9a-f]{32})$/;
 
 export function newShareId(env: Env, userId: string): string {
   const random = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${env.USER_ROOM.idFromName(userId).toString()}${random}`;
+  return `${placed(env, env.USER_ROOM).idFromName(userId).toString()}${random}`;
 }
 
 /** The id of the object that holds a share of this id, or null for an id that cannot be one. */
@@ -15,7 +16,7 @@ export function holderOf(env: Env, id: string): DurableObjectId | null {
   const m = id.match(SHARE_ID);
   if (!m) return null;
   try {
-    return env.USER_ROOM.idFromString(m[1]);
+    return placed(env, env.USER_ROOM).idFromString(m[1]);
   } catch {
     return null;
   }
