@@ -5,13 +5,17 @@
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
 //   npm run bench -- --compare <rev> [--pairs 3]
 //   npm run bench -- --only user,cap        (some parts only: main, cap, user, cost)
+//   npm run bench -- --only cost --save docs/scale-figures.json   (the figures npm run scale reads)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
 // trip (a primary one region away), and the table prints both side by side. With --compare, only the
 // latency legs, this checkout against <rev>, in pairs run back to back (scripts/bench/compare.mjs).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { startMcpServers } from "../test/mcp/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
+import { d1RowBytes } from "./bench/stored.mjs";
 import { api } from "./bench/clients.mjs";
 import { compare } from "./bench/compare.mjs";
 import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThreads, spendPastCap } from "./bench/scenarios.mjs";
@@ -164,7 +168,8 @@ async function userObject(upstream) {
 async function costs(upstream) {
   const app = await startApp(upstream.url);
   try {
-    return await perMessage(app.base, upstream, app.logs);
+    const byCase = await perMessage(app.base, upstream, app.logs, join(app.dir, "state"));
+    return { byCase, d1: d1RowBytes(join(app.dir, "state")) };
   } finally {
     app.stop();
   }
@@ -180,7 +185,7 @@ const COST_COLUMNS = [
   ["r2", "R2 ops"],
 ];
 
-function printCosts(byCase) {
+function printCosts(byCase, d1) {
   console.log(`
 per message (${ANSWER_TOKENS}-token answer, ${TOKEN_MS} ms a token; means over 3 messages after a warm-up)
 `);
@@ -190,6 +195,9 @@ per message (${ANSWER_TOKENS}-token answer, ${TOKEN_MS} ms a token; means over 3
   for (const [name, c] of Object.entries(byCase)) {
     console.log(`${name.padEnd(width)} | ${COST_COLUMNS.map(([k, h]) => fmt(c[k]).padStart(h.length)).join(" | ")}`);
   }
+  const kept = Object.entries(byCase).filter(([, c]) => c.threadBytesKept !== undefined);
+  console.log(`\nkept per message (payload bytes): ${kept.map(([n, c]) => `${n}: thread's object ${fmt(c.threadBytesKept)}, owner's ${fmt(c.ownerBytesKept)}`).join("; ")}`);
+  if (d1) console.log(`D1 stored per row, indexes included: a thread's directory row ${fmt(d1.directoryRow)} B, a user-day's usage row ${fmt(d1.usageDayRow)} B`);
 }
 
 /** The table: every scenario, and again with D1 one region away when --d1-latency is given. */
@@ -217,7 +225,12 @@ async function table(upstream) {
   }
   for (const note of base.notes) console.log(`\n${note}`);
   if (part("main")) console.log(`(the upstream takes ≈${opts.tokens * opts.tokenDelayMs} ms to stream each answer; socket deltas are coalesced every ~30 ms)`);
-  if (part("cost")) printCosts(await costs(upstream));
+  if (part("cost")) {
+    const measured = await costs(upstream);
+    printCosts(measured.byCase, measured.d1);
+    // The figures docs/scale.md is made from (npm run scale).
+    if (args.save) writeFileSync(args.save, `${JSON.stringify({ measuredAt: new Date().toISOString(), answerTokens: ANSWER_TOKENS, tokenMs: TOKEN_MS, ...measured }, null, 2)}\n`);
+  }
 }
 
 const upstream = await startFakeUpstream({ port: 0 });

@@ -7,6 +7,7 @@
 // among the case's runs. The bench averages those lines over a few messages.
 import { api, openSocket, script, waitForEnds } from "./clients.mjs";
 import { sleep } from "./app.mjs";
+import { objectBytes } from "./stored.mjs";
 
 export const ANSWER_TOKENS = 750;
 export const TOKEN_MS = 13;
@@ -38,10 +39,17 @@ async function waitForLine(logs, from, match, timeoutMs) {
 
 const FIRST = "a new thread's first message, its creation included";
 
-/** The mean of cost lines, with the owner's roll-up's share. */
-function row(lines, shared) {
-  const mean = (key) => lines.reduce((n, c) => n + c[key], 0) / lines.length;
+/** The payload bytes the threads' and the users' objects gained per message between two readings. */
+function perMessageKept(before, after, messages) {
+  return { threadBytesKept: ((after.thread ?? 0) - (before.thread ?? 0)) / messages, ownerBytesKept: ((after.user ?? 0) - (before.user ?? 0)) / messages };
+}
+
+/** The mean of runs' log lines' costs, with the owner's roll-up's share. */
+function row(runs, shared) {
+  const lines = runs.map((l) => l.cost);
+  const mean = (key) => lines.reduce((n, c) => n + (c[key] ?? 0), 0) / lines.length;
   return {
+    runSeconds: runs.reduce((n, l) => n + l.durationMs, 0) / runs.length / 1000,
     objectRowsWritten: mean("rowsWritten") + mean("ownerRowsWritten") + shared("rowsWritten"),
     threadRowsRead: mean("rowsRead"),
     ownerRowsWritten: mean("ownerRowsWritten") + shared("rowsWritten"),
@@ -49,30 +57,41 @@ function row(lines, shared) {
     d1Bytes: mean("d1Bytes") + shared("d1Bytes"),
     rpcs: mean("rpcs"),
     r2: mean("r2"),
+    r2Writes: mean("r2Writes"),
     runs: lines.length,
   };
 }
 
 /** Each case's costs per message: the mean of its runs' log lines, after one warm-up run. */
-export async function perMessage(base, upstream, logs, messages = 3) {
+export async function perMessage(base, upstream, logs, stateDir, messages = 3) {
   const out = {};
+  const kept = {};
+  // The deployment's first read of the plugin configs makes their copy (D1, R2): not a message's cost.
+  await api(base, "/api/plugins");
   for (const [name, steps] of Object.entries(STEPS)) {
     const caseStart = logs.length;
     const { thread } = await api(base, "/api/threads", { name: `bench per message: ${name}` });
     const socket = await openSocket(base, thread.id);
+    let keptBefore = null;
     for (let ran = 1; ran <= messages + 1; ran++) {
       const match = `[[cost-${Math.random()}]]`;
       await script(upstream, match, steps());
       await api(base, `/api/threads/${thread.id}/messages`, { content: `Write it up ${match}` });
       await waitForEnds(socket, ran, 60_000);
+      // What the objects keep, after the warm-up and after the last (a run's housekeeping done).
+      if (ran === 1 || ran === messages + 1) {
+        await sleep(1_500);
+        if (ran === 1) keptBefore = objectBytes(stateDir);
+        else kept[name] = perMessageKept(keptBefore, objectBytes(stateDir), messages);
+      }
     }
     await sleep(500); // a run's line comes a moment after its end
     socket.ws.close();
     const rollUp = await waitForLine(logs, caseStart, (l) => l.message === "usage days flushed", ROLL_UP_WAIT_MS);
-    const costOf = (runIds) => logs.filter((l) => l.message === "run finished" && runIds.includes(l.runId)).map((l) => l.cost);
+    const costOf = (runIds) => logs.filter((l) => l.message === "run finished" && runIds.includes(l.runId));
     // The roll-up covered every run of the case, the warm-up's too.
     const shared = (key) => (rollUp?.cost[key] ?? 0) / socket.runIds.length;
-    out[name] = row(costOf(socket.runIds.slice(1)), shared);
+    out[name] = { ...row(costOf(socket.runIds.slice(1)), shared), ...kept[name] };
     // The warm-up: a new thread's first message, its creation included (the object's first cost line).
     if (!out[FIRST]) out[FIRST] = row(costOf(socket.runIds.slice(0, 1)), shared);
   }

@@ -11,14 +11,16 @@ export interface MeterCounts {
   ownerRowsWritten: number;
   /** RPCs to other objects. */
   rpcs: number;
+  /** R2 operations, and of them those R2 bills as writes (class A: put, delete, list, multipart). */
   r2: number;
+  r2Writes: number;
   d1Rows: number;
   d1Bytes: number;
 }
 
-export const noCounts = (): MeterCounts => ({ rowsRead: 0, rowsWritten: 0, ownerRowsRead: 0, ownerRowsWritten: 0, rpcs: 0, r2: 0, d1Rows: 0, d1Bytes: 0 });
+export const noCounts = (): MeterCounts => ({ rowsRead: 0, rowsWritten: 0, ownerRowsRead: 0, ownerRowsWritten: 0, rpcs: 0, r2: 0, r2Writes: 0, d1Rows: 0, d1Bytes: 0 });
 
-
+const R2_WRITES = new Set(["put", "delete", "list", "createMultipartUpload", "resumeMultipartUpload"]);
 
 /** Cursors held before they are counted, so an object that is never read holds few. */
 const MAX_HELD = 256;
@@ -69,6 +71,7 @@ export class Meter {
         if (name === "then" || typeof name === "symbol") return Reflect.get(t, name, t);
         return (...args: unknown[]) => {
           this.counts[kind]++;
+          if (kind === "r2" && R2_WRITES.has(name)) this.counts.r2Writes++;
           return Reflect.apply(Reflect.get(t, name, t) as (...a: unknown[]) => unknown, t, args);
         };
       },
