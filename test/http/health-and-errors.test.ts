@@ -237,8 +237,8 @@ describe("500s", () => {
   });
 
   it("an unexpected failure → 500 internal with no stack and no secret", async () => {
-    // A deployment whose D1 binding is missing: the route (the plugin registry, D1's) throws a TypeError deep inside.
-    const res = await callApp({ ...env, DB: undefined as unknown as D1Database }, "/api/plugins");
+    // A deployment whose D1 binding is missing: the route (the usage roll-up, D1's) throws a TypeError deep inside.
+    const res = await callApp({ ...env, DB: undefined as unknown as D1Database }, "/api/admin/usage");
     const error = await expectError(res, 500, "internal");
     expect(error.message).not.toMatch(/undefined|TypeError|prepare|DB/);
   });
@@ -264,7 +264,7 @@ describe("no secrets in any answer", () => {
       await api("/api/threads", { body: { kind: 1 } }),
       await api("/api/threads/thr_missing"),
       await api("/api/threads", { body: "x".repeat(MAX_BODY + 1) }),
-      await callApp({ ...env, DB: undefined as unknown as D1Database }, "/api/plugins"),
+      await callApp({ ...env, DB: undefined as unknown as D1Database }, "/api/admin/usage"),
       await callApp({ ...env, AUTH_MODE: "bogus" }, "/api/threads"),
     ];
     expect(responses.map((r) => r.status)).toEqual([202, 200, 200, 200, 200, 404, 400, 400, 404, 413, 500, 500]);
