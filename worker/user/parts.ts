@@ -12,7 +12,7 @@ import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles } from "./files";
 import { McpHub } from "./mcp";
-import { Projects } from "./projects";
+import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
 import { UserShares } from "./shares";
 import { Spend } from "./spend";
@@ -45,17 +45,14 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     threads.invalidate(directory.activeSince(Date.now() - config.step0MaxAgeMs));
   };
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes());
-  const projects: Projects = new Projects(store.sql, {
-    threadsIn: (id) => directory.inProject(id),
-    leaveInDirectory: (id) => directory.leaveProject(id),
-    storageUsed: () => stored.used(),
+  const projects: Projects = projectsIn(store, files, waitUntil, {
+    directory,
+    stored: () => stored,
     invalidate: (ids) => {
       runInputs.changed();
       threads.invalidate(ids);
     },
     leave: (ids, projectId) => threads.leaveProject(ids, projectId),
-    deleteBytes: (keys) => waitUntil(keys.length ? files.delete(keys) : Promise.resolve()),
-    readText: async (key) => (await files.get(key))?.text() ?? null,
   });
   const spend = new Spend(store);
   const context = new ContextFiles(store, () => owner.owner);
@@ -82,12 +79,31 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     /** The user's files changed: the threads holding step 0's copy drop it. */
     filesChanged: tellThreads,
     /** The user's rows from D1 the first time, where the deployment has old data (store/first-touch.ts). */
-    open: () =>
-      owner.open(async (userId) => {
-        if (!config.legacyImport) return 0;
-        const rows = await importFromD1(env, store.db, userId);
-        spend.importToday();
-        return rows;
-      }),
+    open: () => owner.open((userId) => (config.legacyImport ? legacyRows(env, store, spend, userId) : Promise.resolve(0))),
   };
+}
+
+// Projects reach the directory, the files' quota and their bytes in R2; a change drops the copies of
+// step 0 held by the project's threads, and a project left is told to its threads.
+function projectsIn(
+  store: UserStore,
+  files: R2Bucket,
+  waitUntil: (p: Promise<unknown>) => void,
+  wires: Pick<ProjectEffects, "invalidate" | "leave"> & { directory: Directory; stored: () => StoredFiles },
+) {
+  return new Projects(store.sql, {
+    threadsIn: (id) => wires.directory.inProject(id),
+    leaveInDirectory: (id) => wires.directory.leaveProject(id),
+    storageUsed: () => wires.stored().used(),
+    invalidate: wires.invalidate,
+    leave: wires.leave,
+    deleteBytes: (keys) => waitUntil(keys.length ? files.delete(keys) : Promise.resolve()),
+    readText: async (key) => (await files.get(key))?.text() ?? null,
+  });
+}
+
+async function legacyRows(env: Env, store: UserStore, spend: Spend, userId: string): Promise<number> {
+  const rows = await importFromD1(env, store.db, userId);
+  spend.importToday();
+  return rows;
 }
