@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { forgetAccessKeys, KEY_TTL_MS, STALE_KEYS_MS } from "../../worker/http/access-jwt";
+import { forgetAccessKeys, forgetIsolateKeys, KEY_TTL_MS, STALE_KEYS_MS } from "../../worker/http/access-jwt";
 import { ownerOf } from "../helpers";
 import { callApp, expectError, openSocketVia } from "./util";
 
@@ -32,7 +32,7 @@ const valid = (extra: Record<string, unknown> = {}) => ({ iss: TEAM, aud: [AUD],
 
 afterEach(() => {
   vi.restoreAllMocks();
-  forgetAccessKeys();
+  return forgetAccessKeys(TEAM);
 });
 
 const newKeys = async () =>
@@ -167,14 +167,50 @@ describe("AUTH_MODE=access: when the certs endpoint fails", () => {
     expect((await at(KEY_TTL_MS + 30_000)).status).toBe(200);
     expect(fetched.count).toBe(2);
     answer = "throw";
-    expect((await at(STALE_KEYS_MS - 1_000)).status).toBe(200);
+    expect((await at(STALE_KEYS_MS - 10_000)).status).toBe(200);
     expect(fetched.count).toBe(3);
     // Past the window the held keys are too old to trust.
     await expectError(await at(STALE_KEYS_MS + 1_000), 401, "unauthorized");
     expect(fetched.count).toBe(4);
+    // With nothing to fall back on, the next seconds' requests are refused without waiting on it.
     answer = "keys";
-    expect((await at(STALE_KEYS_MS + 2_000)).status).toBe(200);
+    await expectError(await at(STALE_KEYS_MS + 3_000), 401, "unauthorized");
+    expect(fetched.count).toBe(4);
+    expect((await at(STALE_KEYS_MS + 7_000)).status).toBe(200);
     expect(fetched.count).toBe(5);
+  });
+
+  it("a new isolate during an outage verifies with the last good keys kept at the edge, and waits on no fetch", async () => {
+    let down = false;
+    const fetched = serveCertsWith(() => {
+      if (down) throw new TypeError("network connection lost");
+      return Response.json({ keys: [publicJwk] });
+    });
+    expect((await asAccess(await jwt(valid()), "/api/health")).status).toBe(200);
+    expect(fetched.count).toBe(1);
+    down = true;
+    forgetIsolateKeys();
+    expect((await asAccess(await jwt(valid()), "/api/health")).status).toBe(200);
+    expect(fetched.count).toBe(1);
+  });
+
+  it("with no keys anywhere and the endpoint hanging, requests together wait on one fetch, and the next ones on none", async () => {
+    const real = globalThis.fetch;
+    let fetched = 0;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== `${TEAM}/cdn-cgi/access/certs`) return real(input as RequestInfo, init);
+      fetched++;
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    });
+    const token = await jwt(valid());
+    const together = await Promise.all(Array.from({ length: 5 }, () => asAccess(token, "/api/health")));
+    for (const res of together) await expectError(res, 401, "unauthorized");
+    expect(fetched).toBe(1);
+    const started = Date.now();
+    await expectError(await asAccess(token, "/api/health"), 401, "unauthorized");
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(fetched).toBe(1);
   });
 });
 

@@ -196,6 +196,33 @@ describe("a tool's approval setting", () => {
       await carol(`/api/mcp/servers/${server.id}`, { method: "PATCH", body: { approval: { echo: "auto", delete_item: "auto" } } });
     }
   });
+
+  it("is read when the call is made: switched to `always` while a run goes on, the next call asks first", async () => {
+    expect((await carol(`/api/mcp/servers/${server.id}`, { method: "PATCH", body: { approval: { delete_item: "never" } } })).status).toBe(200);
+    try {
+      const thread = await createThreadVia(carol);
+      const ws = await socket(thread.id);
+      const m = `[[switched-${crypto.randomUUID()}]]`;
+      const toolUseId = "toolu_switched";
+      // The run's step 0 reads "never"; the call comes a few seconds later, after the switch.
+      const slow = "Let me look at the items first, then I will clean up the old one.";
+      await script(m, [{ kind: "tool_use", text: slow, delayMs: 150, tools: [{ name: "ops__delete_item", input: { id: "inv-9" }, id: toolUseId }] }, { kind: "text", text: "Done." }]);
+      await carol(`/api/threads/${thread.id}/messages`, { body: { content: m } });
+      await ws.waitFor((f) => f.some((x) => x.event === "pipeline:stream"), 10_000, "the first delta");
+      expect((await carol(`/api/mcp/servers/${server.id}`, { method: "PATCH", body: { approval: { delete_item: "always" } } })).status).toBe(200);
+
+      const frames = await ws.waitFor((f) => f.some((x) => x.event === "tool:approval"), 15_000, "tool:approval");
+      expect(frames.find((x) => x.event === "tool:approval")!.data).toMatchObject({ toolUseId, toolName: "ops__delete_item" });
+      expect(await calls("delete_item")).toHaveLength(0);
+      const asked = frames.find((x) => x.event === "tool:approval")!.data;
+      expect((await decide(thread.id, asked.runId, toolUseId, true)).status).toBe(200);
+      expect((await ended(ws)).event).toBe("pipeline:complete");
+      expect(await calls("delete_item")).toHaveLength(1);
+      ws.close();
+    } finally {
+      await carol(`/api/mcp/servers/${server.id}`, { method: "PATCH", body: { approval: { delete_item: "auto" } } });
+    }
+  });
 });
 
 describe("another user", () => {

@@ -26,3 +26,10 @@ export interface McpResult {
   images: { mediaType: string; data: string }[];
   isError: boolean;
 }
+
+/**
+ * The owner's object's answer to a call: its result, or that the tool asks first now and was not
+ * called. The approval setting is read when the call is made, so one switched to "always" while a
+ * run goes on asks before its next call, whatever the run's copy of the offer says.
+ */
+export type McpCallAnswer = McpResult | { asksFirst: true };

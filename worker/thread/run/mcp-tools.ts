@@ -4,7 +4,7 @@
 // (approvals.ts); a declined or expired one goes back to the model as an error result saying so.
 import type { PendingApproval } from "../../../protocol";
 import type { CustomTool, ResumePoint, ToolRun } from "../../invoker/types";
-import type { McpOffer, McpOfferTool } from "../../lib/mcp-offer";
+import type { McpCallAnswer, McpOffer, McpOfferTool } from "../../lib/mcp-offer";
 import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
 import type { Decision } from "../approvals";
 import type { RunParts } from "./parts";
@@ -16,6 +16,8 @@ export interface RunHold {
   pause(): void;
   resume(): void;
 }
+
+const UNREACHED: ToolRun = { content: "The tool could not be called just now; try again later.", isError: true };
 
 const DECLINED: Record<Exclude<Decision["reason"], "approved">, string> = {
   declined: "The user declined this tool call; it did not run. Do not try it again unless they ask.",
@@ -47,21 +49,30 @@ export async function callOffered(
   signal: AbortSignal,
   hold?: RunHold,
 ): Promise<ToolRun> {
-  if (tool.asks) {
+  const ask = async (): Promise<ToolRun | null> => {
     hold?.pause();
     try {
       const args = (input && typeof input === "object" ? input : {}) as PendingApproval["input"];
       const decision = await parts.approvals.wait({ runId: run.runId, toolUseId, toolName: tool.name, input: args }, parts.config.approvalTimeoutMs, keep, signal);
-      if (decision.reason !== "approved") return { content: DECLINED[decision.reason], isError: true };
+      return decision.reason === "approved" ? null : { content: DECLINED[decision.reason], isError: true };
     } finally {
       hold?.resume();
     }
-  }
-  try {
-    const result = await parts.user(run.ownerId).mcpCall({ serverId: tool.serverId, tool: tool.tool, input });
-    return { content: result.content, isError: result.isError, images: result.images };
-  } catch (err) {
-    parts.logger.warn("an MCP call could not reach the owner's object", { tool: tool.name, error: String(err) });
-    return { content: "The tool could not be called just now; try again later.", isError: true };
-  }
+  };
+  const call = async (approved: boolean): Promise<ToolRun | { asksFirst: true }> => {
+    try {
+      const answer: McpCallAnswer = await parts.user(run.ownerId).mcpCall({ serverId: tool.serverId, tool: tool.tool, input, approved });
+      return "asksFirst" in answer ? answer : { content: answer.content, isError: answer.isError, images: answer.images };
+    } catch (err) {
+      parts.logger.warn("an MCP call could not reach the owner's object", { tool: tool.name, error: String(err) });
+      return UNREACHED;
+    }
+  };
+  // The run's offer says whether the tool asks; the owner's object, which reads the setting as the call
+  // is made, may say so too (switched to "always" while this run went on).
+  const declined = tool.asks ? await ask() : null;
+  if (declined) return declined;
+  let answer = await call(tool.asks);
+  if ("asksFirst" in answer) answer = (await ask()) ?? (await call(true));
+  return "asksFirst" in answer ? UNREACHED : answer;
 }

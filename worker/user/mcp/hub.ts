@@ -4,7 +4,7 @@
 // here to be made.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { MCP_APPROVALS, type ApiErrorCode, type McpApproval, type McpServer, type McpServerBody, type McpServerPatch } from "../../../protocol";
-import type { McpOffer, McpResult } from "../../lib/mcp-offer";
+import type { McpCallAnswer, McpOffer, McpResult } from "../../lib/mcp-offer";
 import { guardedFetch, refusal } from "./address";
 import { callTool, connect, listTools, NeedsSignIn, reason, type Connection, type Reach } from "./client";
 import { asks, McpServers, publicServer, type ServerRow } from "./servers";
@@ -15,6 +15,8 @@ export interface McpCall {
   serverId: string;
   tool: string;
   input: unknown;
+  /** The user approved this very call in the thread. */
+  approved: boolean;
 }
 
 /** An answer a route turns into its error shape when it is not `ok`. */
@@ -145,12 +147,14 @@ export class McpHub {
   }
 
   /** A thread's call of a tool: its result, or an error result saying why it could not be made. */
-  async call({ serverId, tool, input }: McpCall): Promise<McpResult> {
+  async call({ serverId, tool, input, approved }: McpCall): Promise<McpCallAnswer> {
     const row = this.servers.get(serverId);
     const refused = (content: string): McpResult => ({ content, images: [], isError: true });
     if (!row) return refused("This MCP server was removed");
     if (!row.enabled) return refused(`The MCP server ${row.name} is turned off`);
     if (row.status !== "connected") return refused(`The MCP server ${row.name} needs attention: ${row.error ?? row.status}`);
+    const listed = row.tools.find((t) => (t.originalName ?? t.name) === tool);
+    if (!approved && listed && asks(listed, row.approval[listed.name])) return { asksFirst: true };
     try {
       const conn = await this.connection(row);
       return await callTool(conn.client, tool, input, this.reach.toolTimeoutMs);
