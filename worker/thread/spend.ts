@@ -1,9 +1,9 @@
 // A user's spend today (UTC), held against USER_DAILY_COST_USD. The user's object keeps the ledger
-// (worker/user/); this thread holds the total it last answered, plus its own runs' costs that have
-// not reached it yet. Far from the cap (under NEAR of it) a post or a run asks nothing: no round trip.
-// Nearer, a post asks the user's object for the total, and a run reserves its worst-case cost there
-// before its model request, so runs started at once pass the cap by at most one run's cost in all. A
-// total that cannot be learned is never $0: while a cap is set, the post or the run is refused.
+// (worker/user/) and is the only judge: while a cap is set, a post asks it for the total, and every run
+// reserves its worst-case cost there before its model request, whichever thread it is in, so runs
+// started at once pass the cap by at most one run's cost in all. (A thread's own idea of the total goes
+// stale as soon as another thread runs: it decides nothing.) With no cap, nothing is asked. A total
+// that cannot be learned is never $0: while a cap is set, the post or the run is refused.
 import type { Config } from "../env";
 import type { Logger } from "../lib/logger";
 import { DAY_MS, utcDayStart } from "../lib/time";
@@ -12,16 +12,8 @@ import type { Alarms } from "../lib/alarms";
 import type { RoomError } from "./room-reply";
 import type { CacheStore } from "./store/cache";
 
-const HELD = "spend";
 const PENDING = "spend-pending";
-const NEAR = 0.8;
 const SETTLE_RETRY_MS = 30_000;
-
-interface Held {
-  ownerId: string;
-  day: number;
-  usd: number;
-}
 
 /** A run of this thread whose cost the user's object has not acknowledged yet. */
 interface Pending {
@@ -32,7 +24,6 @@ interface Pending {
 }
 
 export class SpendGuard {
-  private held: Held | null;
   private pending: Pending[];
   private flushing: Promise<void> | null = null;
 
@@ -43,7 +34,6 @@ export class SpendGuard {
     private readonly config: Pick<Config, "dailyCostUsd">,
     private readonly logger: Logger,
   ) {
-    this.held = store.get<Held>(HELD)?.value ?? null;
     this.pending = store.get<Pending[]>(PENDING)?.value ?? [];
     // Costs a restart left unacknowledged go again by the alarm, even if no run comes.
     if (this.pending.length) void alarms.request(Date.now() + SETTLE_RETRY_MS);
@@ -53,33 +43,27 @@ export class SpendGuard {
   async check(ownerId: string, now = Date.now()): Promise<RoomError | null> {
     const cap = this.config.dailyCostUsd;
     if (cap === null) return null;
-    let spent = this.known(ownerId, now);
-    if (spent === null || spent >= cap * NEAR) {
-      try {
-        await this.flush(ownerId);
-        this.hold(ownerId, (await this.user(ownerId).spend()).spentUsd, now);
-        spent = this.known(ownerId, now)!;
-      } catch (err) {
-        return this.unknown(err);
-      }
+    try {
+      await this.flush(ownerId);
+      const { spentUsd } = await this.user(ownerId).spend();
+      return spentUsd >= cap ? capReached(cap, spentUsd, now) : null;
+    } catch (err) {
+      return this.unknown(err);
     }
-    return spent >= cap ? capReached(cap, spent, now) : null;
   }
 
   /**
-   * For a run about to call the model, whose cost is at most `worst()`: null, or the refusal. Near
-   * the cap it reserves that much with the user's object, which settles to the real cost after.
+   * For a run about to call the model, whose cost is at most `worst()`: null, or the refusal. It
+   * reserves that much with the user's object, which settles to the real cost after (a failed run's,
+   * what it spent: the rest is released).
    */
   async reserve(ownerId: string, run: { runId: string; threadId: string }, worst: () => Promise<number>, now = Date.now()): Promise<RoomError | null> {
     const cap = this.config.dailyCostUsd;
     if (cap === null) return null;
-    const spent = this.known(ownerId, now);
-    if (spent !== null && spent < cap * NEAR) return null;
     try {
       const worstUsd = await worst();
       await this.flush(ownerId);
       const reservation = await this.user(ownerId).reserve(run, worstUsd, cap);
-      this.hold(ownerId, reservation.spentUsd, now);
       return reservation.ok ? null : capReached(cap, reservation.spentUsd, now);
     } catch (err) {
       return this.unknown(err);
@@ -117,23 +101,10 @@ export class SpendGuard {
   private async settleAll(ownerId: string): Promise<void> {
     while (this.pending.length) {
       const run = this.pending[0];
-      const state = await this.user(ownerId).settle(run, run.usd);
+      await this.user(ownerId).settle(run, run.usd);
       this.pending.shift();
       this.store.put(PENDING, this.pending, Date.now());
-      this.hold(ownerId, state.spentUsd, Date.now());
     }
-  }
-
-  /** Today's total as far as this object knows (the last answer and its own costs since); null: none. */
-  private known(ownerId: string, now: number): number | null {
-    const h = this.held;
-    if (!h || h.ownerId !== ownerId || h.day !== utcDayStart(now)) return null;
-    return h.usd + this.pending.filter((p) => p.at >= h.day).reduce((sum, p) => sum + p.usd, 0);
-  }
-
-  private hold(ownerId: string, usd: number, now: number): void {
-    this.held = { ownerId, day: utcDayStart(now), usd };
-    this.store.put(HELD, this.held, now);
   }
 
   private unknown(err: unknown): RoomError {

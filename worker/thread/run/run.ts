@@ -161,8 +161,8 @@ export class Run {
 
   /**
    * The spend cap again, as the run starts (a queued message, or a task's next iteration, was let in
-   * before the spend that passed it). Near the cap the run reserves its worst case with the user's
-   * object; far from it, nothing is asked.
+   * before the spend that passed it). While a cap is set the run reserves its worst case with the
+   * user's object, the one judge across the user's threads; with none, nothing is asked.
    */
   private async checkSpend(run: RunInfo): Promise<void> {
     const refusal = await this.parts.spend.reserve(run.ownerId, { runId: run.runId, threadId: run.threadId }, () => this.worstCost(run));

@@ -1,5 +1,5 @@
 // The user's spend ledger, in their object's SQLite: a row per run, its cost once it is known, or
-// what it reserved while it runs near the cap. One writer, so a reservation is checked and taken
+// what it reserved while it runs (every run reserves while a cap is set). One writer, so a reservation is checked and taken
 // in one step: runs started at once cannot all pass the cap. Today's spend counts the runs the
 // threads reported (usage, `agent_runs`) that the ledger has no row for: with no cap set, or with a
 // settlement still on its way, the total is still every run's.

@@ -1,5 +1,5 @@
 // What the user spends: every run's usage as the threads report it, and today's ledger against the
-// daily cap, with reservations of runs under way near it. The cap's figure comes from the caller's
+// daily cap, with reservations of runs under way. The cap's figure comes from the caller's
 // configuration; the user's object is the one judge of it, for all their threads at once.
 import type { Run, UsageTotals } from "../../../protocol";
 import type { agentRuns, UsageDayRow } from "../../db/schema";
