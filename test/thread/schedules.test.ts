@@ -4,7 +4,8 @@
 // The tests drive the alarm (runDurableObjectAlarm); a time "passes" by moving a schedule's next run.
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { nextRun } from "../../worker/lib/schedule-time";
+import { nextRun, nextRunAfterFire } from "../../worker/lib/schedule-time";
+import { timeProblem } from "../../worker/thread/scheduler";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, until, userObject } from "../helpers";
 import { tokenUsers } from "../http/util";
@@ -268,3 +269,28 @@ describe("cron across daylight-saving changes", () => {
 });
 
 
+
+describe("the shortest interval holds for every kind of schedule", () => {
+  const floor = { scheduleMinIntervalS: 300 };
+  const now = Date.parse("2026-03-01T00:00:00Z");
+
+  it("refuses a cron expression that fires more often than SCHEDULE_MIN_INTERVAL_S, as a short every is", () => {
+    expect(timeProblem({ every: 60 }, "UTC", floor, now)).toMatch(/at least 300 seconds/);
+    expect(timeProblem({ cron: "* * * * *" }, "UTC", floor, now)).toMatch(/60 seconds apart.*every 300 seconds/);
+    expect(timeProblem({ cron: "*/2 9 * * 1-5" }, "Europe/Paris", floor, now)).toMatch(/120 seconds apart/);
+    // Most of its fires are a day apart; two are a minute apart, and that is what counts.
+    expect(timeProblem({ cron: "0,1 9 * * *" }, "UTC", floor, now)).toMatch(/60 seconds apart/);
+    for (const cron of ["*/5 * * * *", "0 9 * * 1-5", "30 7 * * *", "0 0 29 2 *"]) expect(timeProblem({ cron }, "UTC", floor, now)).toBeNull();
+  });
+
+  it("a fire's next time is never sooner than the shortest interval after it, even across a daylight-saving change", () => {
+    // 01:59 and 03:00 in Paris are 61 minutes apart on the wall clock, and a minute apart on
+    // 2026-03-29, when 02:00 springs to 03:00: the fire after the 01:59 one is 03:59.
+    const cron = { cron: "0,59 1,3 * * *" };
+    const due = Date.parse("2026-03-29T00:59:00Z");
+    expect(new Date(nextRun(cron, "Europe/Paris", due, 0)!).toISOString()).toBe("2026-03-29T01:00:00.000Z");
+    expect(new Date(nextRunAfterFire(cron, "Europe/Paris", due, due + 1_000, 0, 300_000)!).toISOString()).toBe("2026-03-29T01:59:00.000Z");
+    // An interval keeps its phase: a late fire's next time is its next whole interval.
+    expect(nextRunAfterFire({ every: 300 }, "UTC", now + 300_000, now + 310_000, now, 300_000)).toBe(now + 600_000);
+  });
+});

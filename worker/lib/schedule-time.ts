@@ -17,6 +17,36 @@ export function cronProblem(expr: string, timezone: string): string | null {
   }
 }
 
+/** How many of a cron expression's coming fires are measured against the shortest interval (the runtime floor covers the rarer ones). */
+const GAP_SAMPLE = 100;
+
+/**
+ * The shortest gap (ms) between consecutive fires among a cron expression's next GAP_SAMPLE after
+ * `from`, stopping at the first under `floorMs`; null when it fires fewer than twice.
+ */
+export function shortestCronGap(expr: string, timezone: string, from: number, floorMs: number): number | null {
+  const cron = new Cron(expr.trim(), { timezone, paused: true });
+  let shortest: number | null = null;
+  let prev = cron.nextRun(new Date(from));
+  for (let i = 1; prev && i < GAP_SAMPLE && (shortest === null || shortest >= floorMs); i++) {
+    const next = cron.nextRun(prev);
+    if (!next) break;
+    const gap = next.getTime() - prev.getTime();
+    shortest = shortest === null ? gap : Math.min(shortest, gap);
+    prev = next;
+  }
+  return shortest;
+}
+
+/**
+ * The next run after a fire that was due at `due` and went at `now`: never sooner than `floorMs` after
+ * `due`, so no kind of schedule (a cron across a daylight-saving change, a calendar's rare pair of
+ * close times) fires more often than the shortest interval; the times of an interval stay in phase.
+ */
+export function nextRunAfterFire(time: ScheduleTime, timezone: string, due: number, now: number, anchor: number, floorMs: number): number | null {
+  return nextRun(time, timezone, Math.max(now, due + floorMs - 1), anchor);
+}
+
 /**
  * The first run strictly after `after`: null for a one-time schedule whose time has gone by. An
  * interval keeps its phase (from `anchor`, its first time), so a late fire does not shift the ones after it.

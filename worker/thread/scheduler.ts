@@ -12,7 +12,7 @@ import type { UserApi } from "../user/stub";
 import type { Intake } from "./intake";
 import type { Outflow } from "./outflow";
 import { ok, refuse, type RoomReply } from "./room-reply";
-import { cronProblem } from "../lib/schedule-time";
+import { cronProblem, shortestCronGap } from "../lib/schedule-time";
 import type { RoomStore, ThreadRecord } from "./store";
 import type { ScheduleBook } from "./store/schedules";
 
@@ -43,8 +43,15 @@ export function timeProblem(b: ScheduleBody, timezone: string, config: Pick<Conf
   if (!isTimeZone(timezone)) return `${JSON.stringify(timezone)} is not an IANA timezone (e.g. Europe/Paris)`;
   if (b.at !== undefined && b.at <= now) return "at must be in the future";
   if (b.every !== undefined && b.every < config.scheduleMinIntervalS) return `every must be at least ${config.scheduleMinIntervalS} seconds`;
-  if (b.cron !== undefined) return cronProblem(b.cron, timezone);
+  if (b.cron !== undefined) return cronProblem(b.cron, timezone) ?? cronTooOften(b.cron, timezone, config.scheduleMinIntervalS, now);
   return null;
+}
+
+/** A cron expression that fires twice within the shortest interval is refused as a short `every` is. */
+function cronTooOften(cron: string, timezone: string, minIntervalS: number, now: number): string | null {
+  const gap = shortestCronGap(cron, timezone, now, minIntervalS * 1000);
+  if (gap === null || gap >= minIntervalS * 1000) return null;
+  return `cron fires ${gap / 1000} seconds apart at times; a schedule may repeat at most every ${minIntervalS} seconds`;
 }
 
 interface SchedulerDeps {
@@ -120,7 +127,7 @@ export class Scheduler {
     const t = this.deps.store.thread.get();
     if (!t) return;
     for (const s of this.book.due(now)) {
-      const fired = this.book.fired(s.id, now, await this.fire(t, s));
+      const fired = this.book.fired(s.id, now, this.deps.config.scheduleMinIntervalS * 1000, await this.fire(t, s));
       if (fired) this.deps.store.report.put("schedules", s.id, fired);
     }
     await this.wake();

@@ -1,7 +1,7 @@
 // A thread's schedules, in its object's SQLite: each one's prompt and time, and when it runs next.
 // The earliest `next_run_at` of the enabled ones is what the thread's alarm waits for.
 import type { Schedule, ScheduleBody, ScheduleStatus } from "../../../protocol";
-import { nextRun, type ScheduleTime } from "../../lib/schedule-time";
+import { nextRun, nextRunAfterFire, type ScheduleTime } from "../../lib/schedule-time";
 
 type Row = {
   id: string;
@@ -107,14 +107,15 @@ export class ScheduleBook {
 
   /**
    * Fired at `now`: the next run is the first after now, so runs missed while the deployment was
-   * down make one fire, not one each. A one-time schedule disarms. `status` is set when the fire was refused.
+   * down make one fire, not one each, and at least `floorMs` after the time that was due. A one-time
+   * schedule disarms. `status` is set when the fire was refused.
    */
-  fired(id: string, now: number, status: ScheduleStatus | null = null): Schedule | null {
+  fired(id: string, now: number, floorMs: number, status: ScheduleStatus | null = null): Schedule | null {
     const [row] = this.rows("SELECT * FROM schedules WHERE id = ?", id);
     if (!row) return null;
     row.last_run_at = now;
     row.last_status = status;
-    row.next_run_at = nextRun(timeOf(row), row.timezone, now, row.anchor);
+    row.next_run_at = nextRunAfterFire(timeOf(row), row.timezone, row.next_run_at ?? now, now, row.anchor, floorMs);
     this.write(row);
     return this.present(row);
   }
