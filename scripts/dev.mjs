@@ -27,10 +27,18 @@ const PASSED_THROUGH = [
   "SCHEDULE_MIN_INTERVAL_S",
   "MAX_SCHEDULES_PER_USER",
   "MCP_TOOL_TIMEOUT_MS",
+  "MCP_ALLOW_LOCAL",
   "APPROVAL_TIMEOUT_S",
 ];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";
+
+/** `npm run dev -- --persist-to <dir>` keeps all local state there: the migrations' D1 too, not only wrangler dev's. */
+function persistArgs(args) {
+  const i = args.findIndex((a) => a === "--persist-to" || a.startsWith("--persist-to="));
+  if (i < 0) return [];
+  return args[i].includes("=") ? [args[i]] : args.slice(i, i + 2);
+}
 
 function step(label, cmd, args) {
   console.log(`\n▶ ${label}`);
@@ -49,15 +57,16 @@ function writeEnvFile() {
     if (i >= 0) lines[i] = line;
     else lines.push(line);
   }
+  // npm run dev is this machine: MCP servers on localhost may be connected (never on a deployment),
+  // unless .dev.vars or the environment says otherwise (MCP_ALLOW_LOCAL=0).
+  if (!lines.some((l) => l.startsWith("MCP_ALLOW_LOCAL="))) lines.push("MCP_ALLOW_LOCAL=1");
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(".wrangler/dev.env", lines.join("\n") + "\n", { mode: 0o600 });
-  // npm run dev is this machine: MCP servers on localhost may be connected (never on a deployment).
-  if (!lines.some((l) => l.startsWith("MCP_ALLOW_LOCAL="))) lines.push("MCP_ALLOW_LOCAL=1");
   const keyed = lines.some((l) => l.startsWith("ANTHROPIC_API_KEY="));
   console.log(keyed ? "Model: Anthropic (ANTHROPIC_API_KEY is set)" : "Model: offline (no ANTHROPIC_API_KEY): the app answers with a local stand-in model");
 }
 
-step("Applying D1 migrations (local)", wrangler, ["d1", "migrations", "apply", "DB", "--local"]);
+step("Applying D1 migrations (local)", wrangler, ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(process.argv.slice(2))]);
 step("Building the web app", "node_modules/.bin/vite", ["build", "--logLevel", "warn"]);
 writeEnvFile();
 console.log(`\n▶ Serving on http://localhost:${port}\n`);
