@@ -13,7 +13,7 @@ import { exportRoutes } from "./export";
 import { attachmentRoutes } from "./attachments";
 import { searchRoutes } from "./search";
 import { artifactRoutes } from "./artifacts";
-import { approvalRoutes, mcpRoutes } from "./mcp";
+import { approvalRoutes, mcpCallbackRoute, mcpRoutes } from "./mcp";
 import { projectRoutes } from "./projects";
 import { sharedPage, sharedPageAnswer, sharedRoutes, shareRoutes, threadShareRoutes } from "./shares";
 import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
@@ -78,6 +78,8 @@ const UPLOAD = /^\/api\/(threads\/[^/]+\/attachments|projects\/[^/]+\/files)$/;
 app.use("/api/*", (c, next) => (c.req.method === "POST" && UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next)));
 // A share link's routes are the one designed exception to signing in (the link is the credential).
 app.route("/api/shared", sharedRoutes);
+// So is an MCP server's OAuth callback: a browser's redirect with no bearer token, whose one-time state is the credential.
+app.route("/api/mcp", mcpCallbackRoute);
 app.use("/api/*", authenticate);
 
 app.get("/api/health", (c) => {

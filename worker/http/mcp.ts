@@ -1,11 +1,14 @@
 // MCP servers (PROTOCOL.md, "MCP servers"): kept by the caller's own object (worker/user/mcp/), which
-// also makes every call to them. The OAuth callback is a browser's redirect: it answers with a redirect
-// back to the app's Connections page, saying how the sign-in went.
+// also makes every call to them. The OAuth callback is a browser's redirect, authorized by its state
+// alone: it answers with a redirect back to the app's Connections page, saying how the sign-in went.
 import { Hono } from "hono";
 import { z } from "zod";
 import { MCP_APPROVALS, MCP_MAX_HEADER_NAME, MCP_MAX_HEADER_VALUE, MCP_MAX_HEADERS, MEMORY_TOOL, mcpServerNameProblem } from "../../protocol";
 import { PLUGINS } from "../plugins/registry";
+import type { Env } from "../env";
 import type { McpAnswer } from "../user/mcp";
+import { signInHolder } from "../user/mcp/sign-in-state";
+import { userStubById } from "../user/stub";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { reply } from "./reply";
@@ -51,15 +54,32 @@ export const mcpRoutes = new Hono<AppEnv>()
   .delete("/servers/:serverId", async (c) => {
     if (!(await askUser(c, (user) => user.removeMcpServer(c.req.param("serverId"))))) throw new ApiError("not_found", "No such server");
     return c.body(null, 204);
-  })
-  .get("/callback", async (c) => {
-    const q = c.req.query();
-    const page = new URL(CONNECTIONS_PAGE, c.req.url);
-    const answer = q.state ? await askUser(c, (user) => user.mcpCallback(q.state.slice(0, 200), q.code?.slice(0, 2_000), q.error_description ?? q.error)) : null;
-    if (answer?.ok) page.searchParams.set("mcp", answer.value.serverId);
-    else page.searchParams.set("mcp_error", answer?.message ?? "The sign-in came back without its state");
-    return c.redirect(page.pathname + page.search, 302);
   });
+
+/**
+ * The OAuth callback, mounted before sign-in (app.ts): the browser comes back from the server's
+ * sign-in page with no bearer token, so the one-time `state` alone says whose sign-in it ends
+ * (user/mcp/sign-in-state.ts), and no caller identity from the request's headers is looked at.
+ */
+export const mcpCallbackRoute = new Hono<AppEnv>().get("/callback", async (c) => {
+  const answer = await finishSignIn(c.env, c.req.query(), c.var.requestId);
+  const page = new URL(CONNECTIONS_PAGE, c.req.url);
+  if (answer.ok) page.searchParams.set("mcp", answer.value.serverId);
+  else page.searchParams.set("mcp_error", answer.message);
+  return c.redirect(page.pathname + page.search, 302);
+});
+
+async function finishSignIn(env: Env, q: Record<string, string>, requestId: string): Promise<McpAnswer<{ serverId: string }>> {
+  const state = (q.state ?? "").slice(0, 200);
+  const holder = signInHolder(env, state);
+  if (!holder) return { ok: false, code: "not_found", message: q.state ? "This sign-in is not one under way" : "The sign-in came back without its state" };
+  try {
+    return await userStubById(env, holder).mcpCallback(state, q.code?.slice(0, 2_000), (q.error_description ?? q.error)?.slice(0, 500));
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer the sign-in", requestId, error: String(err) }));
+    return { ok: false, code: "unavailable", message: "Your connections could not be reached; sign in again in a moment" };
+  }
+}
 
 /** Routes under /api/threads/:id: the user's decision on a call that waits for it. */
 export const approvalRoutes = new Hono<AppEnv>().post("/:id/runs/:runId/approvals/:toolUseId", jsonBody("POST /api/threads/:id/runs/:runId/approvals/:toolUseId", z.strictObject({ approve: z.boolean() })), async (c) => {

@@ -56,7 +56,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   });
   const spend = new Spend(store);
   const context = new ContextFiles(store, () => owner.owner);
-  const mcp = new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil });
+  const mcp = new McpHub(store.sql, { allowLocal: config.mcpAllowLocal, toolTimeoutMs: config.mcpToolTimeoutMs }, { changed: tellThreads, waitUntil }, ctx.id.toString());
   const runInputs: RunInputs = new RunInputs(store, { context, projects, mcp });
   return {
     logger,

@@ -8,6 +8,7 @@ import type { McpCallAnswer, McpOffer, McpResult } from "../../lib/mcp-offer";
 import { guardedFetch, refusal } from "./address";
 import { callTool, connect, listTools, NeedsSignIn, reason, type Connection, type Reach } from "./client";
 import { asks, McpServers, publicServer, type ServerRow } from "./servers";
+import { parseSignInState, sameState } from "./sign-in-state";
 import { StoredAuth } from "./stored-auth";
 
 /** A thread's run's call of a tool. */
@@ -43,6 +44,8 @@ export class McpHub {
     sql: SqlStorage,
     private readonly reach: Reach,
     private readonly effects: McpEffects,
+    /** The user's object's id: every sign-in's state starts with it (sign-in-state.ts). */
+    private readonly holder: string,
   ) {
     this.servers = new McpServers(sql);
   }
@@ -96,12 +99,22 @@ export class McpHub {
 
   /**
    * The end of a sign-in, from the OAuth redirect's query: the code for tokens (PKCE), then the tool
-   * list. The server it signed in, or why it did not.
+   * list. The server it signed in, or why it did not. The state is its only authority (the browser's
+   * redirect carries no credential): it must be the one the server's row keeps, and it is good once.
    */
   async callback(state: string, code?: string, error?: string): Promise<McpAnswer<{ serverId: string }>> {
-    const row = this.servers.get(state.split(".")[0] ?? "");
-    if (!row?.secrets.oauth?.state || row.secrets.oauth.state !== state) return fail("not_found", "This sign-in is not one under way");
-    delete row.secrets.oauth.state;
+    const named = parseSignInState(state);
+    const row = named?.holder === this.holder ? this.servers.get(named.serverId) : null;
+    const kept = row?.secrets.oauth;
+    if (!row || !kept?.state || !sameState(kept.state, state)) return fail("not_found", "This sign-in is not one under way");
+    const expired = !(Date.now() < (kept.stateExpiresAt ?? 0));
+    delete kept.state;
+    delete kept.stateExpiresAt;
+    if (expired) {
+      // A new address to sign in at, so the user can try again from Connections.
+      await this.refresh(row, true);
+      return fail("invalid_request", "This sign-in expired: sign in again");
+    }
     if (error || !code) {
       row.status = "failed";
       row.error = `Sign-in refused: ${(error ?? "no code").slice(0, 200)}`;
@@ -232,6 +245,6 @@ export class McpHub {
 
   private provider(row: ServerRow, save: () => void): StoredAuth {
     row.secrets.oauth ??= { redirectUrl: "" };
-    return new StoredAuth(row.secrets.oauth, row.id, save);
+    return new StoredAuth(row.secrets.oauth, this.holder, row.id, save);
   }
 }

@@ -20,7 +20,9 @@ export interface ServerSecrets {
   headers: Record<string, string>;
   oauth?: {
     redirectUrl: string;
+    /** The sign-in under way (sign-in-state.ts): its state, good once until stateExpiresAt. */
     state?: string;
+    stateExpiresAt?: number;
     codeVerifier?: string;
     client?: OAuthClientInformationMixed;
     tokens?: OAuthTokens;

@@ -4,6 +4,7 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ServerSecrets } from "./servers";
+import { newSignInState, SIGN_IN_TTL_MS } from "./sign-in-state";
 
 type OAuthState = NonNullable<ServerSecrets["oauth"]>;
 
@@ -13,7 +14,8 @@ export class StoredAuth implements OAuthClientProvider {
 
   constructor(
     private readonly oauth: OAuthState,
-    /** The server's id, which opens the state parameter: the callback finds the server by it. */
+    /** The user's object's id and the server's, which open the state: the callback finds the sign-in by them. */
+    private readonly holder: string,
     private readonly serverId: string,
     /** Persists `oauth` (the caller's row) after the SDK changed it. */
     private readonly save: () => void,
@@ -34,7 +36,8 @@ export class StoredAuth implements OAuthClientProvider {
   }
 
   state(): string {
-    this.oauth.state = `${this.serverId}.${crypto.randomUUID()}`;
+    this.oauth.state = newSignInState(this.holder, this.serverId);
+    this.oauth.stateExpiresAt = Date.now() + SIGN_IN_TTL_MS;
     this.save();
     return this.oauth.state;
   }
