@@ -9,6 +9,9 @@ export interface Env {
   FILES: R2Bucket;
   /** Bytes of attachments each user may keep (default 100 MiB). */
   USER_STORAGE_QUOTA_BYTES?: string;
+  /** Share links a thread may have at once (default 20), and a user (default 200). */
+  SHARES_PER_THREAD?: string;
+  SHARES_PER_USER?: string;
   /** none | token | access */
   AUTH_MODE?: string;
   /** token mode: "token1:userA,token2:userB" (a secret) */
@@ -107,6 +110,8 @@ export interface Config {
   /** Threads and users from before the objects are looked for in D1 (LEGACY_IMPORT); off, D1 is never read for them. */
   legacyImport: boolean;
   userStorageQuotaBytes: number;
+  sharesPerThread: number;
+  sharesPerUser: number;
   mcpToolTimeoutMs: number;
   approvalTimeoutMs: number;
   mcpAllowLocal: boolean;
@@ -153,6 +158,8 @@ export function configOf(env: Env): Config {
       devFaults: env.DEV_FAULTS === "1",
       legacyImport: env.LEGACY_IMPORT === "1",
       userStorageQuotaBytes: numberVar(env.USER_STORAGE_QUOTA_BYTES, 100 * 1024 * 1024),
+      sharesPerThread: numberVar(env.SHARES_PER_THREAD, 20),
+      sharesPerUser: numberVar(env.SHARES_PER_USER, 200),
       mcpToolTimeoutMs: numberVar(env.MCP_TOOL_TIMEOUT_MS, 60_000),
       approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,
       mcpAllowLocal: env.MCP_ALLOW_LOCAL === "1",

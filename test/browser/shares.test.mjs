@@ -31,7 +31,7 @@ describe("share links", () => {
     const urlField = page.getByTestId("share-url");
     await urlField.waitFor();
     const url = await urlField.inputValue();
-    assert.match(url, new RegExp(`^${OFFLINE_APP_URL}/s/[0-9a-f]{96}$`));
+    assert.match(url, new RegExp(`^${OFFLINE_APP_URL}/s/[0-9a-f]{40}$`));
     const shareId = url.split("/").pop();
     await screenshot(page, "41-share-dialog");
     await page.getByTestId("share-close").click();

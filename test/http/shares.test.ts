@@ -1,7 +1,8 @@
 // Share links (PROTOCOL.md, "Share links"): a snapshot of the branch, read without signing in through
 // the share's own routes (its files too), with no user id in it; revoked at once, and with its thread.
 import { afterEach, describe, expect, it } from "vitest";
-import { marker, script, settle } from "../helpers";
+import { runInDurableObject } from "cloudflare:test";
+import { marker, script, settle, userObject } from "../helpers";
 import { callApp, env, expectError, openSocketVia, tokenUsers } from "./util";
 import { DOT_PNG } from "../images";
 
@@ -34,7 +35,7 @@ describe("share links", () => {
     const made = await call(`/api/threads/${thread.id}/shares`, { method: "POST" });
     expect(made.status).toBe(201);
     const { share } = await made.json<any>();
-    expect(share.id).toMatch(/^[0-9a-f]{96}$/);
+    expect(share.id).toMatch(/^[0-9a-f]{40}$/);
     expect(share).toMatchObject({ threadId: thread.id, url: expect.stringMatching(new RegExp(`/s/${share.id}$`)) });
 
     // Later messages are not in the copy.
@@ -60,7 +61,7 @@ describe("share links", () => {
     expect(shared.messages.map((x: any) => x.content)).not.toContain("a later message");
     expect(shared.artifacts).toEqual([expect.objectContaining({ title: "Itinerary", content: "# Day 1", version: 1 })]);
 
-    // Its file, through the share's own route: a copy of the bytes.
+    // Its file, through the share's own route: the bytes the owner sent.
     const file = await anonymous(`/api/shared/${share.id}/files/${attachment.id}`);
     expect(file.status).toBe(200);
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(DOT_PNG);
@@ -82,7 +83,7 @@ describe("share links", () => {
   });
 
   it("a revoked link, and a deleted thread's, is 404 at once, its files too; an unknown or malformed id is 404 in the error shape", async () => {
-    const { call, thread, ws, attachment, anonymous, tokenEnv } = await sharedThread();
+    const { users, call, thread, ws, attachment, anonymous, tokenEnv } = await sharedThread();
     const first = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
     const second = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
     expect((await call(`/api/shares/${first.id}`, { method: "DELETE" })).status).toBe(204);
@@ -109,9 +110,9 @@ describe("share links", () => {
     expect(await env.FILES.get(`shares/${second.id}/${attachment.id}`)).toBeNull();
     expect((await (await call("/api/shares")).json<any>()).shares).toEqual([]);
 
-    // A well-formed id no one made, and ids that cannot be one.
-    const forged = `${second.id.slice(0, 64)}${"0".repeat(32)}`;
-    for (const id of [forged, "nope", "f".repeat(96), `${"a".repeat(64)}../x`]) await expectError(await anonymous(`/api/shared/${encodeURIComponent(id)}`), 404, "not_found");
+    // Well-formed ids no one made (of either form), and ids that cannot be one.
+    const forged = ["0".repeat(40), `${ownerObjectId(users.sharer.id)}${"0".repeat(32)}`];
+    for (const id of [...forged, "nope", "f".repeat(96), `${"a".repeat(64)}../x`]) await expectError(await anonymous(`/api/shared/${encodeURIComponent(id)}`), 404, "not_found");
   });
 
   it("another user can neither share, list nor revoke the owner's", async () => {
@@ -145,9 +146,14 @@ describe("share links", () => {
   });
 
   it("a share made before its readers' copy is read from its owner's object once, which writes the copy", async () => {
-    const { call, thread, ws, tokenEnv } = await sharedThread();
-    const share = (await (await call(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share;
-    await env.FILES.delete(`shares/${share.id}/share.json`);
+    const { users, call, thread, ws, tokenEnv } = await sharedThread();
+    // Such a share has the older id (its owner's object's, then 128 random bits) and its snapshot in its owner's object.
+    const share = { id: `${ownerObjectId(users.sharer.id)}${"ab".repeat(16)}` };
+    const snapshot = { thread: { name: "Trip plan" }, messages: [], artifacts: [] };
+    await runInDurableObject(userObject(users.sharer.id), (_user, state) => {
+      state.storage.sql.exec("INSERT INTO shares (id, thread_id, created_at, snapshot, files) VALUES (?, ?, ?, ?, '[]')", share.id, thread.id, Date.now(), JSON.stringify(snapshot));
+    });
+    expect((await (await call("/api/shares")).json<any>()).shares.map((s: any) => s.id)).toContain(share.id);
     const view = (e: typeof tokenEnv) => callApp(e, `/api/shared/${share.id}`, { headers: { "cf-connecting-ip": "203.0.113.11" } });
     await expectError(await view({ ...tokenEnv, USER_ROOM: unreachable() }), 503, "unavailable");
     const first = await view(tokenEnv);
@@ -158,6 +164,9 @@ describe("share links", () => {
     ws.close();
   });
 });
+
+/** The id of a user's object, which began their shares' ids before the readers' copies. */
+const ownerObjectId = (userId: string) => env.USER_ROOM.idFromName(userId).toString();
 
 /** A USER_ROOM whose objects cannot be reached: a route that asked one would fail. */
 function unreachable(): DurableObjectNamespace {

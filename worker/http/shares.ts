@@ -1,10 +1,11 @@
-// Share links (PROTOCOL.md, "Share links"): a thread's branch copied as it is now (its files copied in
-// R2 under the share), kept by its owner's object; read by anyone with the link through the share's
-// own routes, which no one signs in to, limited per address; revoked at once.
+// Share links (PROTOCOL.md, "Share links"): a thread's branch copied as it is now (its readers' copy in
+// R2, its files pointed to), listed by its owner's object within SHARES_PER_THREAD, SHARES_PER_USER and
+// the storage quota; read by anyone with the link through the share's own routes, which no one signs
+// in to, limited per address; revoked at once. A share that cannot be made leaves nothing behind.
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { SharedThread } from "../../protocol";
-import type { Env } from "../env";
-import { holderOf, newShareId, publishShare, readShareCopy, sharedFileKey, shareUrl } from "../user/shares";
+import { configOf, type Env } from "../env";
+import { copyOf, deleteSharedFiles, holderOf, isShareId, newShareId, openSharedFile, pointToFiles, publishShare, readShareCopy, shareUrl, type ShareBounds, type ShareRefusal } from "../user/shares";
 import { userStubById, type UserApi } from "../user/stub";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError, notFound } from "./errors";
@@ -22,20 +23,33 @@ const logger = consoleLogger("http");
 /** Routes under /api/threads/:id. */
 export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", async (c) => {
   const who = callerOf(c);
-  const id = newShareId(c.env, who.userId);
+  const id = newShareId();
   const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who, id));
-  // The share's own copies: the owner may delete the thread, and its files, later.
-  for (const file of files) {
-    const object = await c.env.FILES.get(file.r2Key);
-    if (object) await c.env.FILES.put(sharedFileKey(id, file.id), object.body, { httpMetadata: { contentType: file.mediaType } });
-  }
   const createdAt = Date.now();
-  const snapshot = { thread: { name }, messages, artifacts };
-  // The owner's list first (only a listed share can be revoked), then the copy its readers get.
-  await askUser(c, (user) => user.addShare({ id, threadId: who.threadId, createdAt }, snapshot, files.map((f) => f.id)));
-  await publishShare(c.env.FILES, { share: { id, createdAt }, ...snapshot });
+  const shared: SharedThread = { share: { id, createdAt }, thread: { name }, messages, artifacts };
+  const body = copyOf(shared);
+  // Listed first, within the bounds (only a listed share can be revoked), then its readers' copy and its files' pointers.
+  const config = configOf(c.env);
+  const bounds = { perThread: config.sharesPerThread, perUser: config.sharesPerUser, quotaBytes: config.userStorageQuotaBytes };
+  const refused = await askUser(c, (user) => user.reserveShare({ id, threadId: who.threadId, createdAt }, new TextEncoder().encode(body).byteLength, bounds));
+  if (refused) throw new ApiError("too_large", refusalText(refused, bounds));
+  try {
+    await pointToFiles(c.env.FILES, id, files);
+    await publishShare(c.env.FILES, shared, body);
+  } catch (err) {
+    // Not made: no copy, pointer or row of it is left (its link was never given out).
+    await deleteSharedFiles(c.env.FILES, id);
+    await askUser(c, (user) => user.unreserveShare(id));
+    throw err;
+  }
   return reply(c, "POST /api/threads/:id/shares", { share: { id, threadId: who.threadId, url: shareUrl(new URL(c.req.url).origin, id), createdAt } }, 201);
 });
+
+function refusalText(refused: ShareRefusal, bounds: ShareBounds): string {
+  if (refused === "thread") return `This thread has ${bounds.perThread} share links, the most it may have; revoke one first`;
+  if (refused === "user") return `You have ${bounds.perUser} share links, the most you may have; revoke some first`;
+  return `This share would take your files past your ${Math.round(bounds.quotaBytes / (1024 * 1024))} MiB of storage; delete some threads or shares first`;
+}
 
 /** Routes under /api/shares: the owner's. */
 export const shareRoutes = new Hono<AppEnv>()
@@ -63,12 +77,12 @@ export const sharedRoutes = new Hono<AppEnv>()
   .get("/:shareId/files/:fileId", async (c) => {
     const { shareId, fileId } = c.req.param();
     await readShare(c.env, shareId);
-    // Only a share's own files are under its prefix (copied there when it was made, gone when revoked).
-    const object = await c.env.FILES.get(sharedFileKey(shareId, fileId));
-    if (!object) throw noShare();
-    return new Response(object.body, {
+    // Only a share's own files are under its prefix (put there when it was made, gone when revoked).
+    const file = await openSharedFile(c.env.FILES, shareId, fileId);
+    if (!file) throw noShare();
+    return new Response(file.body, {
       headers: {
-        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "content-type": file.contentType,
         "cache-control": "private, max-age=300",
         "x-content-type-options": "nosniff",
         "content-security-policy": "default-src 'none'; sandbox",
@@ -95,7 +109,7 @@ export async function sharedPageAnswer(c: Context<AppEnv>): Promise<Response> {
   return new Response(page.body, { status: 404, headers });
 }
 
-/** The object that holds a share of this id, or null for an id that cannot be one. */
+/** The object that holds a share made before the copies, or null for any other id. */
 function shareHolder(env: Env, id: string): UserApi | null {
   const holder = holderOf(env, id);
   return holder ? userStubById(env, holder) : null;
@@ -103,12 +117,13 @@ function shareHolder(env: Env, id: string): UserApi | null {
 
 /** A share from its readers' copy; one made before the copies, from its owner's object once (which writes the copy). */
 async function readShare(env: Env, id: string): Promise<SharedThread> {
-  const holder = shareHolder(env, id);
-  if (!holder) throw noShare();
+  if (!isShareId(id)) throw noShare();
   // Inside a jurisdiction no data center outside it may keep the share's text: R2 (in it) answers each view.
   const copy = await readShareCopy(env.FILES, env.DATA_JURISDICTION ? null : caches.default, id);
   if (copy === "revoked") throw noShare();
   if (copy) return copy;
+  const holder = shareHolder(env, id);
+  if (!holder) throw noShare();
   // The views that reach a share's owner (npm run bench counts these lines): one per share made before the copies.
   logger.info("share asked of its owner's object", { shareId: id });
   const shared = await holder.sharedThread(id).catch(() => {

@@ -3,6 +3,7 @@
 // in it, which the share copies). Both are read from the store as it is at that moment.
 import { MEMORY_TOOL, type Artifact, type Message, type Thread } from "../../protocol";
 import type { FileRecord, RoomStore, ThreadRecord } from "./store";
+import { sharedArtifacts, sharedMessages } from "./shared-branch";
 import { publicThread } from "./store/thread-row";
 
 export interface BranchExport {
@@ -30,14 +31,15 @@ export class BranchCopies {
 
   /**
    * What a reader of the share sees: the memory tool's calls and results are left out (they show the
-   * owner's notes, from every thread), and no message names the owner's thread.
+   * owner's notes, from every thread), and nothing names the owner's threads (shared-branch.ts).
    */
   snapshot(t: ThreadRecord, shareId: string): BranchSnapshot {
-    const messages = (this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? [])
-      .filter((m) => m.metadata.toolName !== MEMORY_TOOL)
-      .map((m) => ({ ...m, threadId: shareId, ...(m.attachments ? { attachments: m.attachments.map((a) => ({ ...a, threadId: shareId })) } : {}) }));
+    const branch = (this.store.messages.listBranch(t.headId, { limit: ALL, kinds: ["text", "thinking", "tool_call", "tool_result"] }) ?? []).filter(
+      (m) => m.metadata.toolName !== MEMORY_TOOL,
+    );
+    const messages = sharedMessages(branch, shareId);
     const files = messages.flatMap((m) => m.attachments ?? []).flatMap((a) => this.store.files.get(a.id) ?? []);
-    return { name: t.name, messages, artifacts: this.artifacts(t), files };
+    return { name: t.name, messages, artifacts: sharedArtifacts(this.artifacts(t)), files };
   }
 
   /** The branch's artifacts at their latest version there, with their content. */

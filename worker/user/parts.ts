@@ -44,7 +44,9 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     runInputs.changed();
     threads.invalidate(directory.activeSince(Date.now() - config.step0MaxAgeMs));
   };
-  const stored: StoredFiles = new StoredFiles(store, () => projects.bytes());
+  const shares = new UserShares(store.sql, files);
+  // The quota holds every byte the user keeps in R2: projects' files and shares' copies with the attachments.
+  const stored: StoredFiles = new StoredFiles(store, () => projects.bytes() + shares.bytes());
   const projects: Projects = projectsIn(store, files, waitUntil, {
     directory,
     stored: () => stored,
@@ -73,7 +75,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,
-    shares: new UserShares(store.sql, files),
+    shares,
     mcp,
     runInputs,
     /** The user's files changed: the threads holding step 0's copy drop it. */

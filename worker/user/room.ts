@@ -17,7 +17,7 @@ import type { McpCall } from "./mcp";
 import { userParts, type UserParts } from "./parts";
 import type { StoredProjectFile } from "./projects";
 import { applyReport, type ReportEntry } from "./report";
-import type { Snapshot } from "./shares";
+import type { ShareBounds } from "./shares";
 import { USAGE_DAYS_FLUSH_MS, type LedgerRun, type UsageQuery } from "./spend";
 import type { TaskBounds } from "./tasks";
 
@@ -252,8 +252,14 @@ export class UserRoom extends DurableObject<Env> {
 
   // --- Share links -------------------------------------------------------------------------------
 
-  addShare(share: { id: string; threadId: string; createdAt: number }, snapshot: Snapshot, files: string[]) {
-    this.parts.shares.add(share.id, share.threadId, snapshot, files, share.createdAt);
+  /** Lists a share of `bytes` if the bounds (the caller's configuration) allow it; null: listed, else why not. */
+  reserveShare(share: { id: string; threadId: string; createdAt: number }, bytes: number, bounds: ShareBounds) {
+    return this.parts.shares.reserve(share, bytes, bounds, this.parts.stored.used());
+  }
+
+  /** A listed share whose copy could not be written: unlisted, leaving nothing. */
+  unreserveShare(id: string) {
+    this.parts.shares.unreserve(id);
   }
 
   shares(origin: string) {

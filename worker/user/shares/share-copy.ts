@@ -15,8 +15,11 @@ const keyOf = (id: string) => `shares/${id}/share.json`;
 /** The Cache API's key for a share's body in this data center (not a URL anyone requests). */
 const cacheKey = (id: string) => `https://share-copies.internal/${id}`;
 
-export async function publishShare(bucket: R2Bucket, shared: SharedThread): Promise<void> {
-  await bucket.put(keyOf(shared.share.id), JSON.stringify(shared satisfies Stored), { httpMetadata: { contentType: "application/json" } });
+/** The readers' copy of a share as R2 keeps it (its length is what the share takes of the quota). */
+export const copyOf = (shared: SharedThread) => JSON.stringify(shared satisfies Stored);
+
+export async function publishShare(bucket: R2Bucket, shared: SharedThread, body = copyOf(shared)): Promise<void> {
+  await bucket.put(keyOf(shared.share.id), body, { httpMetadata: { contentType: "application/json" } });
 }
 
 /** After the share's files are gone: the mark that answers its link 404 from now on. */

@@ -1,19 +1,23 @@
-// A share's id: the owner's object's id (64 hex digits, a hash that does not give the user id back)
-// then 128 random bits (32 hex digits). The first part leads an anonymous reader's request to the
-// object that holds the share; the second is what cannot be guessed.
+// A share's id: 160 random bits (40 hex digits) and nothing else, so a share shows nothing of its owner
+// (its readers' copy in R2 answers every view, share-copy.ts). A share made before the copies has the
+// older form: its owner's object's id (64 hex digits) then 128 random bits (32 hex digits), the first
+// part leading its first view to the object that holds it.
 import type { Env } from "../../env";
 import { placed } from "../../lib/placement";
 
-const SHARE_ID = /^([0-9a-f]{64})([0-9a-f]{32})$/;
+const LEGACY_SHARE_ID = /^([0-9a-f]{64})([0-9a-f]{32})$/;
+const SHARE_ID = /^[0-9a-f]{40}$/;
 
-export function newShareId(env: Env, userId: string): string {
-  const random = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${placed(env, env.USER_ROOM).idFromName(userId).toString()}${random}`;
+export function newShareId(): string {
+  return [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The id of the object that holds a share of this id, or null for an id that cannot be one. */
+/** Whether `id` can be a share's id, of either form. */
+export const isShareId = (id: string) => SHARE_ID.test(id) || LEGACY_SHARE_ID.test(id);
+
+/** The id of the object that holds a share made before the copies, or null for any other id. */
 export function holderOf(env: Env, id: string): DurableObjectId | null {
-  const m = id.match(SHARE_ID);
+  const m = id.match(LEGACY_SHARE_ID);
   if (!m) return null;
   try {
     return placed(env, env.USER_ROOM).idFromString(m[1]);
@@ -24,7 +28,7 @@ export function holderOf(env: Env, id: string): DurableObjectId | null {
 
 export const shareUrl = (origin: string, id: string) => `${origin}/s/${id}`;
 
-/** Where a share's copies of its files are, in R2. */
+/** Where a share's files are, in R2: a copy of one (a share made before pointers), or a pointer to it. */
 export const sharedFileKey = (shareId: string, fileId: string) => `shares/${shareId}/${fileId}`;
 
 export async function deleteSharedFiles(files: R2Bucket, shareId: string): Promise<void> {
