@@ -8,7 +8,7 @@ import { nextRun, nextRunAfterFire } from "../../worker/lib/schedule-time";
 import { timeProblem } from "../../worker/thread/scheduler";
 import type { ThreadRoom } from "../../worker/thread/room";
 import { api, createThread, env, json, marker, messagesOf, script, settle, Socket, threadObject, until, userObject } from "../helpers";
-import { tokenUsers } from "../http/util";
+import { createThreadVia, openSocketVia, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
 
@@ -201,9 +201,22 @@ describe("limits", () => {
   });
 });
 
+/** The tool:approval frame of `toolUseId`, once the run asks. */
+async function askedFor(ws: Socket, toolUseId: string) {
+  const frames = await ws.waitFor((f) => f.some((x) => x.event === "tool:approval" && x.data.toolUseId === toolUseId), 10_000, "tool:approval");
+  return frames.find((x) => x.event === "tool:approval" && x.data.toolUseId === toolUseId)!.data;
+}
+
+/** Waits for the run to ask about `toolUseId`, then decides it as the thread's owner. */
+async function approve(call: (path: string, opts?: any) => Promise<Response>, ws: Socket, threadId: string, toolUseId: string, yes: boolean) {
+  const asked = await askedFor(ws, toolUseId);
+  const res = await call(`/api/threads/${threadId}/runs/${asked.runId}/approvals/${toolUseId}`, { body: { approve: yes } });
+  expect(res.status).toBe(200);
+}
+
 describe("the schedule plugin", () => {
   it("the model's schedule__create makes a schedule that fires, read in the thread's timezone", async () => {
-    const { users, as } = tokenUsers("planner");
+    const { users, as, tokenEnv } = tokenUsers("planner");
     const call = as(users.planner);
     const thread = (await (await call("/api/threads", { body: { timezone: "Asia/Tokyo" } })).json<any>()).thread;
     expect(thread.timezone).toBe("Asia/Tokyo");
@@ -212,7 +225,10 @@ describe("the schedule plugin", () => {
       { kind: "tool_use", tools: [{ name: "schedule__create", input: { prompt: `water the plants ${m}`, cron: "30 7 * * *" }, id: "toolu_sched" }] },
       { kind: "text", text: "Scheduled." },
     ]);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.planner.token}` });
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `remind me every morning ${m}` } })).status).toBe(202);
+    await approve(call, ws, thread.id, "toolu_sched", true);
+    ws.close();
     const [schedule] = await until(async () => (await (await call(`/api/threads/${thread.id}/schedules`)).json<any>()).schedules, (s) => s.length === 1);
     expect(schedule).toMatchObject({ cron: "30 7 * * *", timezone: "Asia/Tokyo", prompt: `water the plants ${m}` });
     // 07:30 in Tokyo is 22:30 UTC.
@@ -236,6 +252,39 @@ describe("the schedule plugin", () => {
     expect(texts[fired].content).toBe(`water the plants ${m}`);
   });
 
+  it("the model's schedule__create waits for the user's approval, as an MCP tool that asks does: nothing is made until then, and nothing if declined", async () => {
+    const { users, as, tokenEnv } = tokenUsers("asker");
+    const call = as(users.asker);
+    const thread = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.asker.token}` });
+    const m = marker("ask");
+    await script(m, [
+      { kind: "tool_use", tools: [{ name: "schedule__create", input: { prompt: `yes ${m}`, every_seconds: 3600 }, id: "toolu_yes" }] },
+      { kind: "text", text: "Scheduled." },
+      { kind: "tool_use", tools: [{ name: "schedule__create", input: { prompt: `no ${m}`, every_seconds: 3600 }, id: "toolu_no" }] },
+      { kind: "text", text: "Not then." },
+    ]);
+    const list = async () => (await (await call("/api/schedules")).json<any>()).schedules;
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `every hour ${m}` } })).status).toBe(202);
+    const asked = await askedFor(ws, "toolu_yes");
+    expect(asked).toMatchObject({ threadId: thread.id, toolName: "schedule__create", input: { prompt: `yes ${m}`, every_seconds: 3600 } });
+    // Waiting: the thread carries the question (the sidebar's badge), and no schedule exists yet.
+    const waiting = (await (await call(`/api/threads/${thread.id}`)).json<any>()).thread;
+    expect(waiting.pendingApprovals).toMatchObject([{ toolUseId: "toolu_yes", toolName: "schedule__create" }]);
+    expect(await list()).toEqual([]);
+    await approve(call, ws, thread.id, "toolu_yes", true);
+    await ws.waitForRunEnd(1);
+    expect(await list()).toMatchObject([{ prompt: `yes ${m}`, every: 3600, enabled: true }]);
+
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `and another ${m}` } })).status).toBe(202);
+    await approve(call, ws, thread.id, "toolu_no", false);
+    await ws.waitForRunEnd(2);
+    expect((await list()).map((s: any) => s.prompt)).toEqual([`yes ${m}`]);
+    const result = ws.events("pipeline:stream").find((f) => f.data.type === "tool_result" && f.data.toolUseId === "toolu_no");
+    expect(result?.data).toMatchObject({ isError: true, content: expect.stringMatching(/declined/) });
+    ws.close();
+  });
+
   it("/schedule in plain English makes one, and answers what it made or why not", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
@@ -251,6 +300,31 @@ describe("the schedule plugin", () => {
     );
     expect(notices[0].content).toMatch(/^Scheduled: sch_/);
     expect(notices[1].content).toMatch(/^Not scheduled: say when, then what/);
+    ws.close();
+  });
+});
+
+describe("a /schedule the model writes", () => {
+  it("makes its schedule paused, for the person to turn on: it never fires before they do", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const m = marker("written");
+    await script(m, [{ kind: "text", text: `I will remind you.\n/schedule every day at 9:00 water the plants ${m}` }]);
+    expect((await api(`/api/threads/${thread.id}/messages`, { body: { content: `remind me daily ${m}` } })).status).toBe(202);
+    await ws.waitForRunEnd(1);
+    const [schedule] = await until(async () => (await json(await api(`/api/threads/${thread.id}/schedules`))).schedules, (s) => s.length === 1);
+    expect(schedule).toMatchObject({ cron: "0 9 * * *", enabled: false, nextRunAt: null });
+    const [notice] = await until(
+      async () => (await messagesOf(thread.id, "?kinds=text")).messages.filter((x: any) => x.role === "system" && x.source === "schedule"),
+      (list) => list.length === 1,
+    );
+    expect(notice.content).toMatch(/^Scheduled by the assistant, paused until you turn it on: sch_/);
+    await dueSince(thread.id, schedule.id);
+    await runDurableObjectAlarm(threadObject(thread.id));
+    expect((await scheduled(thread.id)).filter((x: any) => x.role === "user")).toEqual([]);
+    // Turned on by its person, it is armed.
+    const on = await json(await api(`/api/schedules/${schedule.id}`, { method: "PATCH", body: { enabled: true } }));
+    expect(on.schedule.nextRunAt).toBeGreaterThan(Date.now());
     ws.close();
   });
 });

@@ -160,6 +160,8 @@ export interface ToolDefinition<I = any> {
   describe?(ctx: PluginContext<any>): string;
   /** JSON Schema of the input object. */
   inputSchema: { type: "object"; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
+  /** The call waits for the user's approval before it runs, as an MCP tool that asks does (its effects outlive the run). */
+  asks?: boolean;
   handler(input: I, call: ToolCall, ctx: PluginContext<any>): Promise<string | ToolOutcome> | string | ToolOutcome;
 }
 

@@ -35,7 +35,7 @@ type ChainRest<K extends ChainHook> = HookArgs<K> extends [unknown, ...infer R] 
 export class PluginHost {
   private plugins: Registered[] = [];
   private entryCache = new Map<HookName, HookEntry<any>[]>();
-  private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"] }>();
+  private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"]; asks?: boolean }>();
   private modelTools: ModelTool[] = [];
   /** Tools whose description their plugin makes from the thread, by name. */
   private described = new Map<string, () => string>();
@@ -121,6 +121,11 @@ export class PluginHost {
     });
   }
 
+  /** Whether the tool's calls wait for the user's approval first (ToolDefinition.asks). */
+  asks(name: string): boolean {
+    return this.toolIndex.get(name)?.asks === true;
+  }
+
   async runTool(name: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
     const found = this.toolIndex.get(name);
     if (!found) return { content: `Unknown tool: ${name}`, isError: true };
@@ -165,7 +170,7 @@ export class PluginHost {
     for (const p of enabled) {
       for (const tool of p.def.tools ?? []) {
         const name = `${p.def.name}${TOOL_SEPARATOR}${tool.name}`;
-        this.toolIndex.set(name, { plugin: p, handler: tool.handler });
+        this.toolIndex.set(name, { plugin: p, handler: tool.handler, asks: tool.asks });
         this.modelTools.push({ name, description: tool.description, input_schema: tool.inputSchema });
         const { describe } = tool;
         if (describe) this.described.set(name, () => describe.call(tool, p.ctx));

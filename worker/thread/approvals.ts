@@ -5,7 +5,8 @@
 // still holds it; otherwise the run queue finds the run cut short and goes on from the point
 // (Run.resume). A stop declines what waits.
 import type { PendingApproval } from "../../protocol";
-import type { ResumePoint } from "../invoker/types";
+import type { Config } from "../env";
+import type { ResumePoint, ToolRun } from "../invoker/types";
 import type { StructuredPrompt } from "../plugins/contract";
 import type { Alarms } from "../lib/alarms";
 import type { Broadcaster } from "./broadcaster";
@@ -118,6 +119,34 @@ export class Approvals {
     if (!t) return;
     this.events.threadUpdated(t);
     this.onChange();
+  }
+}
+
+/** What the model is told of a call that did not run for want of approval. */
+export const NOT_APPROVED: Record<Exclude<Decision["reason"], "approved">, string> = {
+  declined: "The user declined this tool call; it did not run. Do not try it again unless they ask.",
+  timeout: "Nobody approved this tool call in time; it did not run.",
+  stopped: "The run was stopped while this tool call waited for approval; it did not run.",
+};
+
+/**
+ * A call that asks first (a plugin tool with `asks`): null once approved, else the error result the
+ * model gets. The wait does not count against the run's timeout.
+ */
+export async function approvedFirst(
+  parts: { approvals: Approvals; config: Pick<Config, "approvalTimeoutMs"> },
+  call: Omit<PendingApproval, "expiresAt" | "input"> & { input: unknown },
+  keep: () => { point: ResumePoint; prompt: StructuredPrompt },
+  signal: AbortSignal,
+  hold?: { pause(): void; resume(): void },
+): Promise<ToolRun | null> {
+  hold?.pause();
+  try {
+    const input = (call.input && typeof call.input === "object" ? call.input : {}) as PendingApproval["input"];
+    const decision = await parts.approvals.wait({ ...call, input }, parts.config.approvalTimeoutMs, keep, signal);
+    return decision.reason === "approved" ? null : { content: NOT_APPROVED[decision.reason], isError: true };
+  } finally {
+    hold?.resume();
   }
 }
 

@@ -1,10 +1,12 @@
 // Schedule: the model schedules its own work ("remind me tomorrow at 9", "every Monday, summarize my
 // tasks") with schedule__create, __list and __cancel, and a person types `/schedule every day at 9:00
 // <prompt>`. Both go through the thread's scheduler (the routes' checks, the per-user maximum); the
-// fires are the thread object's alarm. A fired run's end is recorded on its schedule here.
-import type { Schedule, ScheduleBody } from "../../../protocol";
+// fires are the thread object's alarm. A fired run's end is recorded on its schedule here. What the
+// model makes waits for the user's approval: schedule__create asks (as an MCP tool that asks does),
+// and a `/schedule` the model writes makes its schedule paused, for the user to turn on.
+import type { Message, Schedule, ScheduleBody } from "../../../protocol";
 import { localMoment } from "../../lib/schedule-time";
-import type { PluginContext, PluginDefinition } from "../contract";
+import type { Command, PluginContext, PluginDefinition } from "../contract";
 import { parsePhrase } from "./phrases";
 
 interface CreateInput {
@@ -17,6 +19,10 @@ interface CreateInput {
 }
 
 const timezoneOf = (ctx: PluginContext) => ctx.thread.get()?.timezone ?? "UTC";
+
+/** A command line the person typed in their own message, not one the model wrote in its answer. */
+const typedByPerson = (message: Message, command: Command) =>
+  message.role === "user" && message.source === "web" && message.content.split(/\r?\n/).some((line) => line.trimEnd() === command.raw);
 
 /** An ISO 8601 time: with an offset (or Z) as written, without one on the wall clock of `timezone`. */
 function momentOf(at: string, timezone: string): number | null {
@@ -74,6 +80,8 @@ export const schedulePlugin: PluginDefinition = {
         },
         required: ["prompt"],
       },
+      // A schedule runs, and spends, with nobody there: the user approves each one the model makes.
+      asks: true,
       handler: (input: CreateInput, _call, ctx) => create(ctx, input),
     },
     {
@@ -97,8 +105,13 @@ export const schedulePlugin: PluginDefinition = {
     async onCommand(command, run) {
       if (command.name !== "schedule") return false;
       const phrase = parsePhrase(command.args, timezoneOf(ctx), Date.now());
-      const made = phrase.ok ? await ctx.thread.schedules.create(phrase.body) : phrase;
-      const notice = made.ok ? `Scheduled: ${describeSchedule(made.schedule)}` : `Not scheduled: ${made.reason}`;
+      const typed = typedByPerson(run.message, command);
+      const made = phrase.ok ? await ctx.thread.schedules.create(typed ? phrase.body : { ...phrase.body, enabled: false }) : phrase;
+      const notice = !made.ok
+        ? `Not scheduled: ${made.reason}`
+        : typed
+          ? `Scheduled: ${describeSchedule(made.schedule)}`
+          : `Scheduled by the assistant, paused until you turn it on: ${describeSchedule(made.schedule)}`;
       await ctx.sendToThread(run.threadId, notice, { role: "system", source: "schedule", run: false });
       return true;
     },

@@ -6,7 +6,8 @@ import { refBlock } from "../../invoker/attachment-refs";
 import { RunError } from "../../invoker/errors";
 import { InvokeFailure, type InvokeRequest } from "../../invoker/invoke";
 import { thinkingFor } from "../../invoker/request";
-import type { ApiContent, ApiMessage, InvokeResult, ResumePoint } from "../../invoker/types";
+import type { ApiContent, ApiMessage, InvokeResult, ResumePoint, ToolRun } from "../../invoker/types";
+import { approvedFirst } from "../approvals";
 import { callOffered, definitions, offeredTools, type RunHold } from "./mcp-tools";
 import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
 import { threadSection } from "./base-prompt";
@@ -34,6 +35,24 @@ function opening(messages: ApiMessage[], blocks: ApiContent[]): ApiMessage[] {
   if (!blocks.length || !first || first.role !== "user") return messages;
   const content = typeof first.content === "string" ? [{ type: "text" as const, text: first.content }] : first.content;
   return [{ ...first, content: [...blocks, ...content] }, ...rest];
+}
+
+/** A plugin's tool; one that asks (schedule__create) waits for the user's approval first, as an MCP tool that asks does. */
+async function callPluginTool(
+  deps: RunParts,
+  run: RunInfo,
+  name: string,
+  input: unknown,
+  toolUseId: string,
+  keep: () => { point: ResumePoint; prompt: StructuredPrompt },
+  signal: AbortSignal,
+  hold?: RunHold,
+): Promise<ToolRun> {
+  if (deps.plugins.asks(name)) {
+    const refused = await approvedFirst(deps, { runId: run.runId, toolUseId, toolName: name, input }, keep, signal, hold);
+    if (refused) return refused;
+  }
+  return deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal });
 }
 
 /** How a run's model call goes: its hold on the run's timeout, and where it goes on from (a restart while a tool waited). */
@@ -64,7 +83,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     runTool: (name, input, toolUseId, resumable) => {
       const mcp = offered.get(name);
       if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
-      return deps.plugins.runTool(name, input, { threadId: run.threadId, runId: run.runId, messageId: run.messageId, taskId: run.taskId, ownerId: run.ownerId, toolUseId, signal });
+      return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
     },
     onEvent: (e) => rec.stream(e),
     onContentEnd: () => rec.flush(),
