@@ -15,6 +15,8 @@ export function mcpServerNameProblem(name: string): string | null {
 }
 /** A server's tool list is cut at this many tools. */
 export const MCP_MAX_TOOLS = 100;
+/** How many servers one user may keep; past it an add is 429 `rate_limited`. */
+export const MCP_MAX_SERVERS_PER_USER = 20;
 /** A tool name as the Messages API takes it (after the server's prefix and `__`). */
 export const MCP_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** At most this many headers per server, each name and value bounded. */

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { RED_DOT_PNG_BASE64, WEIRD_TOOL_NAME, startMcpServers } from "./server.mjs";
+import { RED_DOT_PNG_BASE64, REMOTE_WORDS, WEIRD_TOOL_NAME, startMcpServers } from "./server.mjs";
 
 /** @type {Awaited<ReturnType<typeof startMcpServers>>} */
 let mcp;
@@ -272,6 +272,46 @@ test("/garbage/mcp and /down/mcp fail to connect", async () => {
   await assert.rejects(newClient().connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/garbage/mcp`))), /content type/i);
   await assert.rejects(newClient().connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/down/mcp`))));
   await assert.rejects(fetch(`${mcp.url}/down/mcp`), TypeError);
+});
+
+// ---------------------------------------------------------------------------
+// Misbehaving servers
+// ---------------------------------------------------------------------------
+
+test("/redirect/mcp redirects as asked; /seen records what reached it; /says/mcp answers its words", async () => {
+  const to = `${mcp.url}/seen/k1/mcp`;
+  const res = await fetch(`${mcp.url}/redirect/mcp?status=303&to=${encodeURIComponent(to)}`, { method: "POST", body: "{}", redirect: "manual" });
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.get("location"), to);
+  await fetch(to, { method: "POST", headers: { "x-api-key": "k" }, body: "hello" });
+  const { seen } = mcp.hostile.stats("k1");
+  assert.deepEqual(seen.map((r) => [r.method, r.headers["x-api-key"], r.body]), [["POST", "k", "hello"]]);
+  const says = await fetch(`${mcp.url}/says/mcp`, { method: "POST", body: "{}" });
+  assert.equal(says.status, 500);
+  assert.match(await says.text(), new RegExp(REMOTE_WORDS.slice(0, 12)));
+});
+
+test("/pages/<key>/mcp pages forever; /flood/<key>/mcp sends as many list_changed as asked", async () => {
+  const { client } = await connect("/pages/k2/mcp?kb=1");
+  let cursor;
+  for (let i = 0; i < 5; i++) {
+    const page = await client.listTools(cursor ? { cursor } : {});
+    assert.equal(page.tools.length, 1);
+    assert.ok(page.tools[0].description && page.tools[0].description.length >= 1000);
+    assert.ok(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+  assert.equal(mcp.hostile.stats("k2").lists, 5);
+
+  const flooded = await connect("/flood/k3/mcp");
+  let announced = 0;
+  flooded.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void announced++);
+  await waitFor(() => mcp.hostile.stats("k3").streams === 1);
+  assert.deepEqual((await flooded.client.listTools()).tools.map((t) => t.name), ["echo"]);
+  const sent = await (await fetch(`${mcp.url}/hostile/k3/flood?n=50`)).json();
+  assert.equal(sent.sent, 50);
+  await waitFor(() => announced === 50);
+  assert.equal((await (await fetch(`${mcp.url}/hostile/k3`)).json()).lists, 1);
 });
 
 // ---------------------------------------------------------------------------

@@ -2,17 +2,18 @@
 // that is all the server speaks; OAuth through the SDK's flow, with what it keeps stored in the server's
 // secrets (stored-auth.ts). Whatever the server answers is bounded here before anyone else sees it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { IMAGE_TYPES, MCP_MAX_TOOLS, type AttachmentType } from "../../../protocol";
 import type { McpResult } from "../../lib/mcp-offer";
 import { VERSION } from "../../env";
 import { matchesType } from "../../lib/sniff";
-import { guardedFetch } from "./address";
+import { guardedFetch, Refused } from "./address";
 import type { ListedTool } from "./servers";
 
 export interface Reach {
@@ -33,6 +34,13 @@ const MAX_DESCRIPTION = 2_000;
 const MAX_SCHEMA_BYTES = 32_000;
 /** About 64,000 tokens of tool definitions from one server. */
 const MAX_TOOL_LIST_CHARS = 256_000;
+/**
+ * What reading one server's tool list may take, however its pages go on (each has a nextCursor) or
+ * grow: pages, their tools' bytes as listed (before MAX_TOOL_LIST_CHARS cuts them), and time.
+ */
+const MAX_TOOL_PAGES = 10;
+const MAX_TOOL_LIST_BYTES = 1_048_576;
+const LIST_TIMEOUT_MS = 30_000;
 const MAX_RESULT_TEXT = 100_000;
 const MAX_IMAGES = 4;
 const MAX_IMAGE_BASE64 = 1_500_000;
@@ -48,7 +56,7 @@ export interface Connection {
  * sign-in gets the older SSE transport. `auth` carries the OAuth state; its redirect is captured.
  */
 export async function connect(url: string, headers: Record<string, string>, auth: OAuthClientProvider & { authUrl?: string }, reach: Reach, onToolsChanged: () => void): Promise<Connection> {
-  const fetchFn = guardedFetch(reach.allowLocal, reach.toolTimeoutMs + 5_000);
+  const fetchFn = guardedFetch(reach.allowLocal, reach.toolTimeoutMs + 5_000, Object.keys(headers));
   const requestInit = { headers };
   const attempt = async (transport: Transport): Promise<Connection> => {
     const client = new Client({ name: "edge-orchestrator", version: VERSION }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
@@ -70,22 +78,30 @@ export async function connect(url: string, headers: Record<string, string>, auth
       return await attempt(new SSEClientTransport(new URL(url), { requestInit, authProvider: auth, fetch: fetchFn, eventSourceInit: { fetch: fetchFn } }));
     } catch (second) {
       if (second instanceof UnauthorizedError && auth.authUrl) throw new NeedsSignIn(auth.authUrl);
-      throw new Error(reason(first));
+      throw first;
     }
   }
 }
 
 type RawTool = { name: string; description?: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } };
 
-/** The server's tools, bounded (boundedTools). */
+/**
+ * The server's tools, bounded (boundedTools): pages are read up to MAX_TOOL_PAGES, MAX_TOOL_LIST_BYTES
+ * and LIST_TIMEOUT_MS, and the page that passes the bytes is left out, as tools past the count are.
+ */
 export async function listTools(client: Client, maxName: number): Promise<ListedTool[]> {
   const raw: RawTool[] = [];
+  const signal = AbortSignal.timeout(LIST_TIMEOUT_MS);
   let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
+  let bytes = 0;
+  for (let pages = 0; pages < MAX_TOOL_PAGES && raw.length < MCP_MAX_TOOLS; pages++) {
+    const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS, signal });
+    bytes += new TextEncoder().encode(JSON.stringify(page.tools)).length;
+    if (bytes > MAX_TOOL_LIST_BYTES) break;
     raw.push(...page.tools);
     cursor = page.nextCursor;
-  } while (cursor && raw.length < MCP_MAX_TOOLS);
+    if (!cursor) break;
+  }
   return boundedTools(raw, maxName);
 }
 
@@ -143,10 +159,28 @@ export function resultOf(result: { content?: unknown; structuredContent?: unknow
   return { content, images, isError: result.isError === true };
 }
 
-/** A connection failure as the user reads it: what went wrong, without the SDK's noise. */
+/**
+ * A failure as the user reads it, in the app's own words: what failed, never what the server said
+ * (its body, an error's text), which would reach the user, the thread and the model as ours.
+ */
 export function reason(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/\s+/g, " ").slice(0, 300) || "The server could not be reached";
+  if (err instanceof Refused) return err.message;
+  if (isTimeout(err)) return "it did not answer in time";
+  if (err instanceof StreamableHTTPError || err instanceof SseError) {
+    const status = err.code ?? 0;
+    return status >= 100 && status < 600 ? `it answered HTTP ${status}` : "it does not speak MCP";
+  }
+  if (err instanceof OAuthError) return `its sign-in answered ${/^[a-z_]{1,40}$/.test(err.errorCode) ? err.errorCode : "an error"}`;
+  if (err instanceof UnauthorizedError) return "it refused the credentials";
+  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed ? "the connection closed" : `it answered MCP error ${err.code}`;
+  if (err instanceof SyntaxError || (err instanceof Error && err.name === "ZodError")) return "it does not speak MCP";
+  return "the connection failed";
+}
+
+/** The server did not answer within a limit of ours (a request's, or the whole list's). */
+export function isTimeout(err: unknown): boolean {
+  if (err instanceof McpError) return err.code === ErrorCode.RequestTimeout;
+  return err instanceof Error && err.name === "TimeoutError";
 }
 
 function sanitize(name: string, max: number): string {

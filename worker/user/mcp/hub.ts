@@ -3,10 +3,10 @@
 // hibernate), the secrets, and the tool lists the threads are given; a thread's tool call comes back
 // here to be made.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { MCP_APPROVALS, type ApiErrorCode, type McpApproval, type McpServer, type McpServerBody, type McpServerPatch } from "../../../protocol";
+import { MCP_APPROVALS, MCP_MAX_SERVERS_PER_USER, type ApiErrorCode, type McpApproval, type McpServer, type McpServerBody, type McpServerPatch } from "../../../protocol";
 import type { McpCallAnswer, McpOffer, McpResult } from "../../lib/mcp-offer";
 import { guardedFetch, refusal } from "./address";
-import { callTool, connect, listTools, NeedsSignIn, reason, type Connection, type Reach } from "./client";
+import { callTool, connect, isTimeout, listTools, NeedsSignIn, reason, type Connection, type Reach } from "./client";
 import { asks, McpServers, publicServer, type ServerRow } from "./servers";
 import { parseSignInState, sameState } from "./sign-in-state";
 import { StoredAuth } from "./stored-auth";
@@ -31,6 +31,8 @@ export interface McpEffects {
 
 /** Tool lists older than this are read again when a run's step 0 asks for them (in the background). */
 const TOOLS_MAX_AGE_MS = 60 * 60_000;
+/** The shortest time between two lists of one server's tools on its word that they changed. */
+const RELIST_GAP_MS = 1_000;
 /** A connection nobody used for this long is closed. */
 const IDLE_MS = 60_000;
 
@@ -39,6 +41,8 @@ const fail = (code: ApiErrorCode, message: string): McpAnswer<never> => ({ ok: f
 export class McpHub {
   private readonly servers: McpServers;
   private readonly open = new Map<string, { conn: Promise<Connection>; idle?: ReturnType<typeof setTimeout> }>();
+  /** Servers whose list is being read again (relistSoon), and whether another read waits. */
+  private readonly relisting = new Map<string, { again: boolean }>();
 
   constructor(
     sql: SqlStorage,
@@ -59,6 +63,7 @@ export class McpHub {
     const why = refusal(body.url, this.reach.allowLocal);
     if (why) return fail("invalid_request", `This URL cannot be used: ${why}`);
     if (this.servers.byName(body.name)) return fail("conflict", `You already have a server named ${body.name}`);
+    if (this.servers.count() >= MCP_MAX_SERVERS_PER_USER) return fail("rate_limited", `You already have ${MCP_MAX_SERVERS_PER_USER} MCP servers; remove one first`);
     const now = Date.now();
     const row: ServerRow = {
       id: McpServers.newId(now), name: body.name, url: body.url, enabled: true, status: "connected", authUrl: null, error: null,
@@ -139,7 +144,7 @@ export class McpHub {
   /** Lists again, in the background, the tools of servers listed longer ago than TOOLS_MAX_AGE_MS. */
   refreshStale(): void {
     for (const row of this.servers.list()) {
-      if (row.enabled && row.status === "connected" && Date.now() - row.toolsAt > TOOLS_MAX_AGE_MS) this.effects.waitUntil(this.relist(row.id));
+      if (row.enabled && row.status === "connected" && Date.now() - row.toolsAt > TOOLS_MAX_AGE_MS) this.relistSoon(row.id);
     }
   }
 
@@ -174,9 +179,7 @@ export class McpHub {
     } catch (err) {
       // A connection that failed a call is not trusted with the next one.
       this.drop(serverId);
-      const text = reason(err);
-      const timedOut = /timed? ?out|timeout/i.test(text);
-      return refused(timedOut ? `The MCP server ${row.name} did not answer within ${this.reach.toolTimeoutMs / 1000} s` : `The MCP server ${row.name} could not be reached: ${text}`);
+      return refused(isTimeout(err) ? `The MCP server ${row.name} did not answer within ${this.reach.toolTimeoutMs / 1000} s` : `The MCP server ${row.name} could not be reached: ${reason(err)}`);
     }
   }
 
@@ -204,6 +207,34 @@ export class McpHub {
     }
   }
 
+  /**
+   * Lists a server's tools again, one list at a time and at most one more waiting, started RELIST_GAP_MS
+   * after the last, however often the server says its list changed (a notification each is free to send).
+   */
+  private relistSoon(id: string): void {
+    const under = this.relisting.get(id);
+    if (under) {
+      under.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.relisting.set(id, state);
+    const run = async () => {
+      try {
+        for (;;) {
+          const started = Date.now();
+          state.again = false;
+          await this.relist(id);
+          if (!state.again) break;
+          await new Promise((r) => setTimeout(r, Math.max(0, started + RELIST_GAP_MS - Date.now())));
+        }
+      } finally {
+        this.relisting.delete(id);
+      }
+    };
+    this.effects.waitUntil(run());
+  }
+
   /** A server's list again (it said it changed, or it aged); the threads are told when it did change. */
   private async relist(id: string): Promise<void> {
     const row = this.servers.get(id);
@@ -222,7 +253,7 @@ export class McpHub {
         const stored = this.servers.get(row.id);
         if (stored) this.servers.put({ ...stored, secrets: { ...stored.secrets, oauth: row.secrets.oauth } });
       });
-      const conn = connect(row.url, row.secrets.headers, provider, this.reach, () => this.effects.waitUntil(this.relist(row.id)));
+      const conn = connect(row.url, row.secrets.headers, provider, this.reach, () => this.relistSoon(row.id));
       entry = { conn };
       this.open.set(row.id, entry);
       conn.catch(() => this.open.delete(row.id));

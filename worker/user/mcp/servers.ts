@@ -125,6 +125,10 @@ export class McpServers {
     return r ? fromStored(r) : null;
   }
 
+  count(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM mcp_servers").one().n;
+  }
+
   list(): ServerRow[] {
     return this.sql.exec<Stored>("SELECT * FROM mcp_servers ORDER BY name").toArray().map(fromStored);
   }
