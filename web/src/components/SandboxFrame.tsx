@@ -15,6 +15,14 @@ export function SandboxFrame({ doc, title, onError, hidden }: { doc: FrameDoc; t
   const reportError = useRef(onError);
   reportError.current = onError;
   const [stalled, setStalled] = useState(false);
+  // The artifact navigated its frame away, which the app's frame-src refuses (Chromium then shows
+  // its own "blocked" page there): say so instead, and offer a new frame.
+  const [left, setLeft] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  const restart = () => {
+    setLeft(false);
+    setGeneration((g) => g + 1);
+  };
 
   // Listening before the frame can load (a layout effect runs before the browser gets to it).
   useLayoutEffect(() => {
@@ -28,6 +36,8 @@ export function SandboxFrame({ doc, title, onError, hidden }: { doc: FrameDoc; t
         setStalled(false);
         // Its origin is opaque ("null"): no target origin can name it.
         win.postMessage(renderMessage(doc), "*");
+      } else if (said?.type === "left") {
+        setLeft(true);
       } else if (said?.type === "error") {
         reportError.current?.(said.message);
       }
@@ -38,16 +48,25 @@ export function SandboxFrame({ doc, title, onError, hidden }: { doc: FrameDoc; t
       window.removeEventListener("message", onMessage);
       clearTimeout(timer);
     };
-  }, [doc]);
+  }, [doc, generation]);
 
   return (
     <>
+      {left && (
+        <div className="inline-alert artifact-alert" role="alert" data-testid="artifact-frame-left">
+          <p>This artifact tried to open another page. Artifacts cannot leave their frame or reach the network, so it was stopped.</p>
+          <button type="button" className="button small" onClick={restart}>
+            Run it again
+          </button>
+        </div>
+      )}
       {stalled && (
         <p className="inline-alert artifact-alert" role="alert" data-testid="artifact-frame-stalled">
           The preview did not start: its frame page did not answer.
         </p>
       )}
       <iframe
+        key={generation}
         ref={frame}
         className="artifact-frame"
         data-testid="artifact-frame"
@@ -55,7 +74,7 @@ export function SandboxFrame({ doc, title, onError, hidden }: { doc: FrameDoc; t
         sandbox="allow-scripts"
         referrerPolicy="no-referrer"
         title={title}
-        hidden={hidden}
+        hidden={hidden || left}
       />
     </>
   );

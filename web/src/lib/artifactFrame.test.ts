@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { FRAME_GUARD_SCRIPT } from "./frameGuard";
 import { FRAME_CSP, FRAME_MESSAGE, FRAME_PATH, frameSays, htmlFrame, mermaidFrame, renderMessage, svgFrame, tabPage, TAB_SCRIPT_PATH } from "./artifactFrame";
 
-const META = `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">`;
+const META = `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><script>${FRAME_GUARD_SCRIPT}</script>`;
 
 describe("FRAME_CSP", () => {
   it("lets inline script and style run, and nothing load or connect anywhere", () => {
@@ -27,6 +28,13 @@ describe("htmlFrame", () => {
 
   it("does the same for a fragment", () => {
     expect(htmlFrame("<p>hi</p>").html).toBe(`<!doctype html><meta charset="utf-8">${META}<p>hi</p>`);
+  });
+
+  it("gives the page no frame: its frame tags are renamed before it is parsed", () => {
+    const page = '<p>a</p><IFRAME srcdoc="x"></iframe><object data="d"></object><embed src="e"><frame/><iframes>';
+    expect(htmlFrame(page).html).toBe(
+      `<!doctype html><meta charset="utf-8">${META}<p>a</p><x-blocked-IFRAME srcdoc="x"></x-blocked-iframe><x-blocked-object data="d"></x-blocked-object><x-blocked-embed src="e"><x-blocked-frame/><iframes>`,
+    );
   });
 });
 

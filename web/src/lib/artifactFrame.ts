@@ -11,6 +11,8 @@
 // Not an about:srcdoc frame: that inherits the app's own Content-Security-Policy, which refuses inline
 // script and style, so an artifact's scripts would not run and its styles would not apply.
 
+import { FRAME_GUARD_SCRIPT, FRAME_LEFT, inertFrames } from "./frameGuard";
+
 /** The frame's page. */
 export const FRAME_PATH = "/sandbox/artifact";
 /** The script of the page "Open in new tab" opens (web/public/artifact-tab.js). */
@@ -25,6 +27,7 @@ export const FRAME_MESSAGE = {
   render: "artifact-frame:render",
   rendered: "artifact-frame:rendered",
   error: "artifact-frame:error",
+  left: FRAME_LEFT,
 } as const;
 
 /** What the frame writes: `html` in place of its page, then each of `scripts`, in order. */
@@ -33,23 +36,26 @@ export interface FrameDoc {
   scripts: string[];
 }
 
-export type FrameSays = { type: "ready" } | { type: "rendered" } | { type: "error"; message: string };
+export type FrameSays = { type: "ready" } | { type: "rendered" } | { type: "left" } | { type: "error"; message: string };
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** The start of every frame document: standards mode, UTF-8, the policy (in <head>, where it counts). */
-const HEAD = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeHtml(FRAME_CSP)}">`;
+/**
+ * The start of every frame document: standards mode, UTF-8, the policy (in <head>, where it counts),
+ * and the guard that runs before anything the model wrote (frameGuard.ts: no WebRTC, no frames).
+ */
+const HEAD = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeHtml(FRAME_CSP)}"><script>${FRAME_GUARD_SCRIPT}</script>`;
 
 /** An HTML artifact: the page as the model wrote it (its own doctype and <head> merge with ours). */
 export function htmlFrame(content: string): FrameDoc {
-  return { html: HEAD + content, scripts: [] };
+  return { html: HEAD + inertFrames(content), scripts: [] };
 }
 
 const SVG_STYLE = "html,body{margin:0;height:100%;background:#fff}body{display:flex;align-items:center;justify-content:center}body>svg{max-width:100%;max-height:100%}";
 
 /** An SVG artifact, centred on a white page. */
 export function svgFrame(content: string): FrameDoc {
-  return { html: `${HEAD}<style>${SVG_STYLE}</style><body>${content}</body>`, scripts: [] };
+  return { html: `${HEAD}<style>${SVG_STYLE}</style><body>${inertFrames(content)}</body>`, scripts: [] };
 }
 
 const MERMAID_STYLE = "html,body{margin:0;background:#fff}body{padding:16px;box-sizing:border-box}#diagram{display:flex;justify-content:center}#diagram>svg{max-width:100%;height:auto}";
@@ -92,6 +98,7 @@ export function frameSays(data: unknown): FrameSays | null {
   const { type, message } = data as { type?: unknown; message?: unknown };
   if (type === FRAME_MESSAGE.ready) return { type: "ready" };
   if (type === FRAME_MESSAGE.rendered) return { type: "rendered" };
+  if (type === FRAME_MESSAGE.left) return { type: "left" };
   if (type === FRAME_MESSAGE.error) return { type: "error", message: typeof message === "string" ? message.slice(0, 2_000) : "Unknown error" };
   return null;
 }
