@@ -3,7 +3,8 @@
 // request's 32 MB. Each is replaced by a note, the newest kept first, so one file can never fail
 // every later run of a thread.
 import { describe, expect, it } from "vitest";
-import { FILE_LIMITS, fitFiles, imageSide } from "../../worker/invoker/file-fit";
+import { refBlock } from "../../worker/invoker/attachment-refs";
+import { FILE_LIMITS, fitFiles, fitRefs, imageSide } from "../../worker/invoker/file-fit";
 import type { ApiMessage } from "../../worker/invoker/types";
 import { gifOf, jpegOf, pngOf, webpOf } from "../images";
 
@@ -61,5 +62,32 @@ describe("fitFiles", () => {
     expect(imagesIn(many)).toHaveLength(FILE_LIMITS.most);
     expect(notesIn(many)).toEqual(Array(5).fill("[An image was left out: a request takes at most 100 images.]"));
     expect((many[0].content as any[]).slice(0, 5).every((b) => b.type === "text")).toBe(true);
+  });
+});
+
+describe("fitRefs", () => {
+  const ref = (id: string, mediaType: string, bytes: number, name = `${id}.pdf`) => refBlock({ id, mediaType, bytes, name });
+  const MB = 1_000_000;
+
+  it("leaves out, before any byte is read, an image reference past 5 MB of base64 (its stored size times 4/3)", () => {
+    const out = fitRefs([userWith(ref("big", "image/png", 4.9 * MB), ref("fits", "image/jpeg", 3.7 * MB))]);
+    expect(notesIn(out)).toEqual(["[An image was left out: it is 6.2 MB encoded, past the model's 5 MB.]"]);
+    expect((out[0].content as any[])[1]).toEqual(ref("fits", "image/jpeg", 3.7 * MB));
+  });
+
+  it("keeps the newest references within 24 MiB of base64, counting files already read (a tool's), and leaves those to fitFiles", () => {
+    const toolImage = image("A".repeat(4 * MB));
+    const result: ApiMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [toolImage as any] }] };
+    // 4 MB of base64 from the tool's image, 8 MB each for the PDFs (6 MB stored): the newest two fit, the third does not.
+    const out = fitRefs([userWith(ref("old", "application/pdf", 6 * MB)), userWith(ref("mid", "application/pdf", 6 * MB)), result, userWith(ref("new", "application/pdf", 6 * MB))]);
+    expect((out[0].content as any[])[0]).toEqual({ type: "text", text: "[A document (old.pdf) was left out: a request takes at most 32 MB, and newer files came first.]" });
+    expect((out[1].content as any[])[0]).toEqual(ref("mid", "application/pdf", 6 * MB));
+    expect((out[2].content as any[])[0].content[0]).toBe(toolImage);
+    expect((out[3].content as any[])[0]).toEqual(ref("new", "application/pdf", 6 * MB));
+  });
+
+  it("leaves a conversation without references as it is (the same object)", () => {
+    const messages = [userWith(image(pngOf(800, 600)))];
+    expect(fitRefs(messages)).toBe(messages);
   });
 });

@@ -3,9 +3,11 @@
 // refuses the whole request for one file past these, and a conversation's files go again with every
 // later request: one such file would fail every run of the thread from then on. So a file past them
 // never goes: a note in its place says why, the newest files kept first (the next answer is most
-// likely about them).
+// likely about them). The same fit is made first on the attachments' references, by their stored
+// sizes, so the bytes of a file that would not go are never read.
+import { refOf, type AttachmentRef } from "./attachment-refs";
 import { fileName, filesOf, withNotes, type FileBlock } from "./file-notes";
-import type { ApiMessage } from "./types";
+import type { ApiContent, ApiMessage } from "./types";
 
 const MiB = 1024 * 1024;
 /** `files`: what the files of one request may come to, leaving the rest of 32 MB to the conversation. */
@@ -17,22 +19,60 @@ export function fitFiles(messages: ApiMessage[]): ApiMessage[] {
   if (files.length === 0) return messages;
   const notes = new Map<FileBlock, string>();
   fitImages(files, notes);
+  fitTotal(files, (f) => f.source.data?.length ?? 0, notes);
+  return notes.size === 0 ? messages : withNotes(messages, (f) => noteText(f, notes));
+}
+
+/**
+ * Before any file's bytes are read: the attachments' references the API would refuse for their size
+ * (an image past 5 MB of base64, files past 24 MiB, newest first) replaced by the notes fitFiles would
+ * write, by the sizes stored with them. Base64 takes 4/3 of the bytes, so a reference's size is what it
+ * will take; files already read (a tool's) count as they are. What is left is read and sent (less an
+ * image fitFiles then finds too wide, which only the bytes tell).
+ */
+export function fitRefs(messages: ApiMessage[]): ApiMessage[] {
+  const files = filesOf(messages);
+  const refs = new Map<FileBlock, Omit<AttachmentRef, "name">>();
+  for (const f of files) {
+    const ref = refOf(f as ApiContent);
+    if (ref) refs.set(f, ref);
+  }
+  if (refs.size === 0) return messages;
+  const sizeOf = (f: FileBlock) => (refs.has(f) ? sentSize(refs.get(f)!) : (f.source.data?.length ?? 0));
+  const notes = new Map<FileBlock, string>();
+  for (const f of files) {
+    if (f.type === "image" && sizeOf(f) > FILE_LIMITS.imageBase64) notes.set(f, tooLarge(sizeOf(f)));
+  }
+  fitTotal(files, sizeOf, notes);
+  // Files already read are fitFiles' to leave out, with what only their bytes tell.
+  return withNotes(messages, (f) => (refs.has(f) ? noteText(f, notes) : undefined));
+}
+
+/** What a referenced file takes of a request: base64 for an image or a PDF, its text for a text file. */
+function sentSize(ref: Omit<AttachmentRef, "name">): number {
+  const bytes = Number.isFinite(ref.bytes) ? ref.bytes : 0;
+  return ref.mediaType.startsWith("image/") || ref.mediaType === "application/pdf" ? Math.ceil(bytes / 3) * 4 : bytes;
+}
+
+/** Notes for the files past FILE_LIMITS.files, the newest kept first; a file already noted takes nothing. */
+function fitTotal(files: FileBlock[], sizeOf: (f: FileBlock) => number, notes: Map<FileBlock, string>): void {
   let bytes = 0;
   for (const f of [...files].reverse()) {
-    const size = f.source.data?.length ?? 0;
     if (notes.has(f)) continue;
+    const size = sizeOf(f);
     if (bytes + size > FILE_LIMITS.files) notes.set(f, `a request takes at most 32 MB, and newer files came first`);
     else bytes += size;
   }
-  if (notes.size === 0) return messages;
-  return withNotes(messages, (f) => (notes.has(f) ? `[${fileName(f)} was left out: ${notes.get(f)}.]` : undefined));
 }
+
+const noteText = (f: FileBlock, notes: Map<FileBlock, string>) => (notes.has(f) ? `[${fileName(f)} was left out: ${notes.get(f)}.]` : undefined);
+const tooLarge = (length: number) => `it is ${mb(length)} MB encoded, past the model's 5 MB`;
 
 function fitImages(files: FileBlock[], notes: Map<FileBlock, string>): void {
   const images = files.filter((f) => f.type === "image" && f.source.type === "base64" && typeof f.source.data === "string").map((block) => ({ block, side: sideOf(block) }));
   for (const { block, side } of images) {
     const length = block.source.data!.length;
-    if (length > FILE_LIMITS.imageBase64) notes.set(block, `it is ${mb(length)} MB encoded, past the model's 5 MB`);
+    if (length > FILE_LIMITS.imageBase64) notes.set(block, tooLarge(length));
     else if ((side ?? 0) > FILE_LIMITS.side) notes.set(block, `it is ${side} pixels on a side, past the model's ${FILE_LIMITS.side}`);
   }
   let kept = images.filter((i) => !notes.has(i.block));

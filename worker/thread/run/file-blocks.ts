@@ -1,7 +1,10 @@
 // The bytes behind attachment references, read from R2 just before a request and kept in memory for
 // the next ones (a thread's files are sent again with every turn that still sees them). A reference
-// is to a file of the thread, or of its project (whose images and PDFs open every request).
+// is to a file of the thread, or of its project (whose images and PDFs open every request). Only the
+// references that fit a request, by their stored sizes, are read (file-fit.ts): a run reads no more
+// than it sends.
 import { expandRefs, type AttachmentRef } from "../../invoker/attachment-refs";
+import { fitRefs } from "../../invoker/file-fit";
 import type { ApiContent, ApiMessage } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
@@ -26,7 +29,7 @@ export class FileBlocks {
   ) {}
 
   /** The conversation with each reference replaced by the file's bytes, as the API takes them. */
-  readonly prepare = (messages: ApiMessage[]): Promise<ApiMessage[]> => expandRefs(messages, (ref) => this.load(ref));
+  readonly prepare = (messages: ApiMessage[]): Promise<ApiMessage[]> => expandRefs(fitRefs(messages), (ref) => this.load(ref));
 
   private async load(ref: Omit<AttachmentRef, "name">): Promise<ApiContent> {
     const hit = this.cache.get(ref.id);
