@@ -63,6 +63,8 @@ export interface Env {
   /** Schedules: the shortest interval (seconds), and how many one user may keep. */
   SCHEDULE_MIN_INTERVAL_S?: string;
   MAX_SCHEDULES_PER_USER?: string;
+  /** Runs each user's schedules may start per UTC day (unattended: nobody posted them). */
+  USER_UNATTENDED_RUNS_PER_DAY?: string;
   /** Bench only ("1"): /api/dev/d1 takes D1 away for the whole local app, and counts its round trips. */
   DEV_FAULTS?: string;
   /** eu, us, fedramp or fedramp-high: every object is made, runs and keeps its data in that jurisdiction (lib/placement.ts). */
@@ -93,6 +95,7 @@ export interface Config {
   maxAutoRuns: number;
   scheduleMinIntervalS: number;
   maxSchedulesPerUser: number;
+  unattendedRunsPerDay: number;
   userTasksPerDay: number;
   userContextFilesMax: number;
   userContextBytesMax: number;
@@ -144,6 +147,7 @@ export function configOf(env: Env): Config {
       maxAutoRuns: numberVar(env.MAX_AUTO_RUNS, 5),
       scheduleMinIntervalS: numberVar(env.SCHEDULE_MIN_INTERVAL_S, 300),
       maxSchedulesPerUser: numberVar(env.MAX_SCHEDULES_PER_USER, 50),
+      unattendedRunsPerDay: numberVar(env.USER_UNATTENDED_RUNS_PER_DAY, 50),
       userTasksPerDay: numberVar(env.USER_TASKS_PER_DAY, 100),
       userContextFilesMax: numberVar(env.USER_CONTEXT_FILES_MAX, 500),
       userContextBytesMax: numberVar(env.USER_CONTEXT_BYTES_MAX, 10 * 1024 * 1024),

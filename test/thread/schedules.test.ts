@@ -185,6 +185,41 @@ describe("limits", () => {
     ws.close();
   });
 
+  it("a user's schedules start at most USER_UNATTENDED_RUNS_PER_DAY (50) runs a day across their threads; past it a fire fails and the person still posts", async () => {
+    const { users, as, tokenEnv } = tokenUsers("busy");
+    const call = as(users.busy);
+    const threads = await Promise.all([1, 2].map(() => createThreadVia(call)));
+    const sockets = await Promise.all(threads.map((t) => openSocketVia(tokenEnv, `/api/threads/${t.id}/ws`, { authorization: `Bearer ${users.busy.token}` })));
+    const schedules = await Promise.all(
+      threads.map(async (t) => (await (await call(`/api/threads/${t.id}/schedules`, { body: { prompt: "unattended", every: 2 } })).json<any>()).schedule),
+    );
+    const firedIn = async (threadId: string) =>
+      (await (await call(`/api/threads/${threadId}/messages?kinds=text&limit=500`)).json<any>()).messages.filter((x: any) => x.source === "schedule" && x.role === "user");
+    const fire = async (i: number) => {
+      await dueSince(threads[i].id, schedules[i].id);
+      await runDurableObjectAlarm(threadObject(threads[i].id));
+    };
+    // 25 fires in each thread: 50 runs, every one answered.
+    for (let n = 1; n <= 25; n++) {
+      for (const i of [0, 1]) {
+        await fire(i);
+        await sockets[i].waitForRunEnd(n);
+      }
+    }
+    for (const t of threads) expect(await firedIn(t.id)).toHaveLength(25);
+    // The 51st, in either thread, is refused: no message, lastStatus failed, the schedule goes on.
+    for (const i of [0, 1]) {
+      await fire(i);
+      expect(await firedIn(threads[i].id)).toHaveLength(25);
+      const [after] = (await (await call(`/api/threads/${threads[i].id}/schedules`)).json<any>()).schedules;
+      expect(after).toMatchObject({ lastStatus: "failed", enabled: true });
+    }
+    // What the person posts is not unattended: it runs.
+    expect((await call(`/api/threads/${threads[0].id}/messages`, { body: { content: "mine" } })).status).toBe(202);
+    await sockets[0].waitForRunEnd(26);
+    for (const s of sockets) s.close();
+  });
+
   it("the spend cap refuses a fire cleanly: no message, lastStatus failed, and the schedule goes on", async () => {
     const { users, as } = tokenUsers("capped");
     const call = as(users.capped);

@@ -4,6 +4,7 @@
 import { database, newUsage } from "../db/client";
 import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
+import { stillHasAccess } from "../lib/access";
 import { Alarms } from "../lib/alarms";
 import { MonotonicClock } from "../lib/ids";
 import { Meter } from "../lib/meter";
@@ -66,7 +67,7 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user };
   const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
   const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
-  const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger });
+  const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger, hasAccess: (userId) => stillHasAccess(env, userId) });
   // The plugins come first (the broadcaster tells them every frame) and register last: what they are
   // lent includes the intake, through which they post into their own thread.
   const other = otherThreads(env);

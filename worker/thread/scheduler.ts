@@ -62,6 +62,8 @@ interface SchedulerDeps {
   user: (ownerId: string) => UserApi;
   config: Config;
   logger: Logger;
+  /** Whether the owner still has access to the deployment, as its settings say (lib/access.ts). */
+  hasAccess: (userId: string) => boolean;
 }
 
 export class Scheduler {
@@ -122,12 +124,15 @@ export class Scheduler {
   /**
    * The alarm: every schedule whose time has come posts its prompt, once however many of its times
    * were missed. A fire the limits or the spend cap refuse is recorded as failed; the schedule goes on.
+   * An owner who no longer has access has their fires dropped, and each schedule paused.
    */
   async onAlarm(now = Date.now()): Promise<void> {
     const t = this.deps.store.thread.get();
     if (!t) return;
+    const gone = !this.deps.hasAccess(t.ownerId);
     for (const s of this.book.due(now)) {
-      const fired = this.book.fired(s.id, now, this.deps.config.scheduleMinIntervalS * 1000, await this.fire(t, s));
+      if (gone) this.deps.logger.warn("a schedule's owner no longer has access: its fire is dropped and it is paused", { scheduleId: s.id });
+      const fired = gone ? this.book.paused(s.id) : this.book.fired(s.id, now, this.deps.config.scheduleMinIntervalS * 1000, await this.fire(t, s));
       if (fired) this.deps.store.report.put("schedules", s.id, fired);
     }
     await this.wake();
@@ -141,21 +146,34 @@ export class Scheduler {
   }
 
   /**
-   * Posts the prompt for the owner; null when it is queued, "failed" when refused. The spend cap and
-   * the queue bound apply; the per-minute limit on a person's posts does not (fires are bounded by
-   * MAX_SCHEDULES_PER_USER and SCHEDULE_MIN_INTERVAL_S, and must not use up what the person types).
+   * Posts the prompt for the owner; null when it is queued, "failed" when refused. The spend cap, the
+   * owner's daily bound on unattended runs and the queue bound apply; the per-minute limit on a
+   * person's posts does not (fires are bounded by MAX_SCHEDULES_PER_USER, SCHEDULE_MIN_INTERVAL_S and
+   * USER_UNATTENDED_RUNS_PER_DAY, and must not use up what the person types).
    */
   private async fire(t: ThreadRecord, s: Schedule): Promise<ScheduleStatus | null> {
-    // The same time fired twice (a retried alarm) is one message.
+    // The same time fired twice (a retried alarm) is one message, and one fire counted.
     const clientMessageId = `schedule:${s.id}:${s.nextRunAt}`;
     const { intake } = this.deps;
-    const refusal = await intake.overCap(t, clientMessageId);
+    const refusal = (await intake.overCap(t, clientMessageId)) ?? (await this.overDailyBound(t, clientMessageId));
     const reply =
       refusal ??
       intake.accept(t, { content: s.prompt, role: "user", source: "schedule", metadata: { scheduleId: s.id, scheduleName: s.name }, clientMessageId });
     if (reply.ok) return null;
     this.deps.logger.warn("a schedule's fire was refused", { scheduleId: s.id, code: reply.error.code, reason: reply.error.message });
     return "failed";
+  }
+
+  /** The owner's object counts the fire against USER_UNATTENDED_RUNS_PER_DAY; unreachable, the fire is refused. */
+  private async overDailyBound(t: ThreadRecord, fireId: string): Promise<RoomReply<never> | null> {
+    const perDay = this.deps.config.unattendedRunsPerDay;
+    try {
+      if (await this.deps.user(t.ownerId).countFire({ id: fireId, threadId: t.id }, perDay)) return null;
+    } catch (err) {
+      this.deps.logger.warn("the owner's object could not count a schedule's fire", { error: String(err) });
+      return refuse("unavailable", "Your schedules' runs today could not be counted", 5);
+    }
+    return refuse("rate_limited", `Your schedules have started ${perDay} runs today, the most a day; they run again after 00:00 UTC`);
   }
 
   private async changed(schedule: Schedule): Promise<Schedule> {

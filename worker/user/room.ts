@@ -178,6 +178,11 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.schedules.list();
   }
 
+  /** Counts a schedule's fire against the user's daily bound on unattended runs, in one step; false past it. */
+  countFire(fire: { id: string; threadId: string }, perDay: number) {
+    return this.parts.schedules.countFire(fire.id, fire.threadId, perDay);
+  }
+
   /** The thread a schedule belongs to (its routes go there), or null. */
   scheduleThread(id: string) {
     return this.parts.schedules.threadOf(id);

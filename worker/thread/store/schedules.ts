@@ -120,6 +120,17 @@ export class ScheduleBook {
     return this.present(row);
   }
 
+  /** Paused without firing (its owner's access is gone): disarmed until turned on again, its last status failed. */
+  paused(id: string): Schedule | null {
+    const [row] = this.rows("SELECT * FROM schedules WHERE id = ?", id);
+    if (!row) return null;
+    row.enabled = 0;
+    row.next_run_at = null;
+    row.last_status = "failed";
+    this.write(row);
+    return this.present(row);
+  }
+
   /** The run a fire started has ended. */
   settle(id: string, status: ScheduleStatus): Schedule | null {
     const [row] = this.rows("SELECT * FROM schedules WHERE id = ?", id);
