@@ -4,7 +4,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
-import { marker, script, settle, threadObject, until, userObject } from "../helpers";
+import { marker, script, settle, threadObject, until, upstreamRequests, userObject } from "../helpers";
 import { callApp, countRows, createThreadVia, openSocketVia, tokenUsers } from "../http/util";
 import { DOT_PNG } from "../images";
 
@@ -133,14 +133,16 @@ describe("the reports and the user's mirror", () => {
     const thread = await createThreadVia(call);
     const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.missedreport.token}` });
     const word = marker("late");
-    await script(word, [{ kind: "text", text: `answer ${word}` }]);
-    // A first run, so the thread knows the day's spend (far from the cap, it asks nothing before a run).
+    // The answer waits a little: its owner's object goes away once the run has reserved its cost
+    // with it (while a spend cap is set, every run does, before its model request).
+    await script(word, [{ kind: "text", text: `answer ${word}`, firstByteDelayMs: 300 }]);
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `hello ${marker("warm")}` } })).status).toBe(202);
     await ws.waitForRunEnd(1);
     await settle();
     const room = threadObject(thread.id);
-    await runInDurableObject(room, (r: ThreadRoom) => void (r.faults.user.down = true));
     expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `ask ${word}` } })).status).toBe(202);
+    await until(() => upstreamRequests(word), (r) => r.length === 1);
+    await runInDurableObject(room, (r: ThreadRoom) => void (r.faults.user.down = true));
     await ws.waitForRunEnd(2);
     await settle();
     expect((await (await call(`/api/search?q=${word}`)).json<any>()).results).toEqual([]);

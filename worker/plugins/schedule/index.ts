@@ -67,7 +67,7 @@ export const schedulePlugin: PluginDefinition = {
         `Schedules a prompt that this thread receives later, as if the user sent it, and answers then: once (at), ` +
         `every N seconds (every_seconds), or on a five-field cron expression (cron). Give exactly one. The user's ` +
         `timezone is ${timezoneOf(ctx)}: times without an offset, and cron, are read in it unless you give another. ` +
-        `Write the prompt as the instruction your future self should carry out.`,
+        `Write the prompt as the instruction your future self should carry out. The user approves each schedule before it is made.`,
       inputSchema: {
         type: "object",
         properties: {
