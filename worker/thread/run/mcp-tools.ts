@@ -2,11 +2,10 @@
 // order, so the request's tool definitions stay in the cached prefix), and called through the owner's
 // object, which holds the connections and secrets. A call whose tool asks waits for the user first
 // (approvals.ts); a declined or expired one goes back to the model as an error result saying so.
-import type { PendingApproval } from "../../../protocol";
 import type { CustomTool, ResumePoint, ToolRun } from "../../invoker/types";
 import type { McpCallAnswer, McpOffer, McpOfferTool } from "../../lib/mcp-offer";
 import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
-import type { Decision } from "../approvals";
+import { approvedFirst } from "../approvals";
 import type { RunParts } from "./parts";
 
 export type OfferedTool = McpOfferTool & { serverId: string };
@@ -18,12 +17,6 @@ export interface RunHold {
 }
 
 const UNREACHED: ToolRun = { content: "The tool could not be called just now; try again later.", isError: true };
-
-const DECLINED: Record<Exclude<Decision["reason"], "approved">, string> = {
-  declined: "The user declined this tool call; it did not run. Do not try it again unless they ask.",
-  timeout: "Nobody approved this tool call in time; it did not run.",
-  stopped: "The run was stopped while this tool call waited for approval; it did not run.",
-};
 
 /** The tools of the servers this thread offers, by the name the model calls. */
 export function offeredTools(offers: McpOffer[], off: readonly string[]): Map<string, OfferedTool> {
@@ -49,16 +42,7 @@ export async function callOffered(
   signal: AbortSignal,
   hold?: RunHold,
 ): Promise<ToolRun> {
-  const ask = async (): Promise<ToolRun | null> => {
-    hold?.pause();
-    try {
-      const args = (input && typeof input === "object" ? input : {}) as PendingApproval["input"];
-      const decision = await parts.approvals.wait({ runId: run.runId, toolUseId, toolName: tool.name, input: args }, parts.config.approvalTimeoutMs, keep, signal);
-      return decision.reason === "approved" ? null : { content: DECLINED[decision.reason], isError: true };
-    } finally {
-      hold?.resume();
-    }
-  };
+  const ask = () => approvedFirst(parts, { runId: run.runId, toolUseId, toolName: tool.name, input }, keep, signal, hold);
   const call = async (approved: boolean): Promise<ToolRun | { asksFirst: true }> => {
     try {
       const answer: McpCallAnswer = await parts.user(run.ownerId).mcpCall({ serverId: tool.serverId, tool: tool.tool, input, approved });

@@ -7,8 +7,9 @@
 //   turns     the Messages API transcript, a row per turn, keyed by the exchange's input message
 //   outbox    rows to mirror to D1, one per (table, key), flushed in one batch (lib/outbox.ts)
 //   report    rows for the owner's object (directory, search, usage, schedules, waiting calls), the same way
-//   cache     step 0's inputs (plugin configs from D1; context files, project, MCP tools from the
-//             owner's object), the spend last learned, the window's calibration, with when each was read
+//   cache     step 0's inputs (plugin configs from their copy in R2; context files, project, MCP tools
+//             from the owner's object), run costs the owner's object has yet to settle, the window's
+//             calibration, with when each was read
 //   schedules the thread's schedules (schedules.ts): they drive the alarm
 //   artifacts the model's artifacts, and their versions by exchange (artifacts.ts)
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
