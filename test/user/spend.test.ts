@@ -90,6 +90,29 @@ describe("the spend cap, held by the user's object", () => {
     for (const s of sockets) s.close();
   });
 
+  it("reserves before each tool round too: a run whose next request would pass the cap ends there", async () => {
+    const { users, as, tokenEnv } = tokenUsers("rounds");
+    const call = as(users.rounds);
+    // Room for one request's worst case (about $0.15) and not two: the first round passes, the second not.
+    await reportRun(users.rounds.id, CAP - 0.2);
+    const thread = await createThreadVia(call);
+    const ws = await openSocketVia(tokenEnv, `/api/threads/${thread.id}/ws`, { authorization: `Bearer ${users.rounds.token}` });
+    const m = marker("rounds");
+    const asks = { kind: "tool_use" as const, text: "Let me check the time.", tools: [{ name: "time__current_time", input: {}, id: "toolu_rounds" }], usage: { output_tokens: 50 } };
+    await script(m, [asks, { kind: "text" as const, text: "It is late.", usage: { output_tokens: 50 } }]);
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `time? ${m}` } })).status).toBe(202);
+    const end = (await ws.waitForRunEnd(1, 20_000)).filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error").at(-1)!;
+    expect(end.event).toBe("pipeline:error");
+    expect(end.data).toMatchObject({ code: "rate_limited", retryable: false, message: expect.stringContaining("$50.00") });
+    expect(await upstreamRequests(m)).toHaveLength(1);
+    await settle();
+    // What the one request cost is kept; what was reserved for it is released.
+    const { spentUsd } = await userStub(env, users.rounds.id).spend();
+    expect(spentUsd).toBeGreaterThan(CAP - 0.2);
+    expect(spentUsd).toBeLessThan(CAP - 0.15);
+    ws.close();
+  });
+
   it("refuses a post near the cap while the user's object cannot be reached: an unknown spend is never $0", async () => {
     const { users, as } = tokenUsers("unknown");
     const call = as(users.unknown);

@@ -49,6 +49,11 @@ export interface InvokeRequest {
   runTool(name: string, input: unknown, toolUseId: string, resumable: () => ResumePoint): Promise<ToolRun>;
   /** Goes on from a point a waiting tool kept, instead of from `prompt` (its history is the same). */
   resume?: ResumePoint;
+  /**
+   * Before each request after the first (a tool round), with what it will send: a throw ends the run
+   * there, as the request's failure would (the spend cap reserves each request's worst case).
+   */
+  beforeRound?(messages: ApiMessage[]): Promise<void>;
   onEvent(e: StreamEvent): void;
   /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
   onContentEnd?(): void;
@@ -140,8 +145,12 @@ export class Invoker {
       for (let round = from ? turns.filter((t) => t.role === "assistant").length : 0; ; round++) {
         const lastRound = round >= this.opts.maxToolTurns;
         requestStart = answer.text.length;
-        if (round > 0) answer.toolsRan();
-        const reply = await this.request(req, [...req.history, ...turns], lastRound, answer.event, progress);
+        const messages = [...req.history, ...turns];
+        if (round > 0) {
+          answer.toolsRan();
+          await req.beforeRound?.(messages);
+        }
+        const reply = await this.request(req, messages, lastRound, answer.event, progress);
         if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
         progress.usage = emptyUsage();

@@ -15,6 +15,7 @@ import { fitHistory, fixedTokens, parseTooLong, sinceCompaction } from "./contex
 import type { RunParts } from "./parts";
 import type { RunRecorder } from "./recorder";
 import type { MessageRecord } from "../store/messages";
+import { messagesTokens, reserveRequest } from "./spend-reservation";
 
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
@@ -85,6 +86,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
       if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
       return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
     },
+    beforeRound: (messages) => reserveRequest(deps, run, () => messagesTokens(messages)),
     onEvent: (e) => rec.stream(e),
     onContentEnd: () => rec.flush(),
     signal,

@@ -5,7 +5,6 @@
 // (activity rows, usage) is plugins'.
 import { classify, RunError } from "../../invoker/errors";
 import { estimateTokens } from "../../invoker/conversation";
-import { costUsd } from "../../invoker/prices";
 import { emptyUsage } from "../../invoker/types";
 import type { Logger } from "../../lib/logger";
 import type { RunInfo, RunOutcome, StructuredPrompt } from "../../plugins/contract";
@@ -19,9 +18,9 @@ import { callModel } from "./model-call";
 import type { RunParts } from "./parts";
 import { RunRecorder } from "./recorder";
 import { partialTurns } from "./records";
+import { reserveRequest } from "./spend-reservation";
 
 /** What the system prompt, the tools and the context files may add to a run's input, at most. */
-const PROMPT_ALLOWANCE_TOKENS = 8_000;
 
 /** How often one message's run starts again by itself after a restart cut it short. */
 const MAX_RESTARTS = 1;
@@ -161,21 +160,13 @@ export class Run {
 
   /**
    * The spend cap again, as the run starts (a queued message, or a task's next iteration, was let in
-   * before the spend that passed it). While a cap is set the run reserves its worst case with the
-   * user's object, the one judge across the user's threads; with none, nothing is asked.
+   * before the spend that passed it). While a cap is set the run reserves its first request's worst
+   * case with the user's object, the one judge across the user's threads (each tool round reserves
+   * its own: model-call.ts); with none, nothing is asked.
    */
-  private async checkSpend(run: RunInfo): Promise<void> {
-    const refusal = await this.parts.spend.reserve(run.ownerId, { runId: run.runId, threadId: run.threadId }, () => this.worstCost(run));
-    if (refusal) throw new RunError("rate_limited", refusal.message, refusal.code !== "rate_limited");
-  }
-
-  /** The most this run can cost: the history it sends, its prompt, and the longest answer allowed. */
-  private async worstCost(run: RunInfo): Promise<number> {
-    const { view, invoker, config } = this.parts;
-    const model = await invoker.modelInfo(run.model);
-    const history = view.before(this.message!.parentId).turns.reduce((n, t) => n + estimateTokens(t.message), 0);
-    const inputTokens = Math.min(run.contextWindow, history + Math.ceil(run.content.length / 4) + PROMPT_ALLOWANCE_TOKENS);
-    return costUsd(run.model, { ...emptyUsage(), inputTokens, outputTokens: Math.min(config.maxOutputTokens, model.maxOutputTokens) });
+  private checkSpend(run: RunInfo): Promise<void> {
+    const history = () => this.parts.view.before(this.message!.parentId).turns.reduce((n, t) => n + estimateTokens(t.message), 0);
+    return reserveRequest(this.parts, run, () => history() + Math.ceil(run.content.length / 4));
   }
 }
 

@@ -32,11 +32,21 @@ export class SpendLedger {
     return { spentUsd: usd ?? 0 };
   }
 
-  /** Holds `usd` for a run if today's spend stays within `capUsd` with it; else holds nothing. */
+  /**
+   * Holds `usd` more for a run if today's spend stays within `capUsd` with it; else holds nothing. A
+   * run reserves before each of its model requests: a tool round adds to what it holds.
+   */
   reserve(runId: string, threadId: string, usd: number, capUsd: number, now = Date.now()): Reservation {
     const { spentUsd } = this.today(now);
     if (spentUsd + usd > capUsd) return { ok: false, spentUsd };
-    this.sql.exec("INSERT OR IGNORE INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?, ?, ?, ?, 1)", runId, threadId, now, usd);
+    this.sql.exec(
+      `INSERT INTO ledger (run_id, thread_id, at, usd, reserved) VALUES (?1, ?2, ?3, ?4, 1)
+       ON CONFLICT (run_id) DO UPDATE SET usd = usd + excluded.usd WHERE reserved = 1`,
+      runId,
+      threadId,
+      now,
+      usd,
+    );
     return { ok: true, spentUsd: this.today(now).spentUsd };
   }
 
