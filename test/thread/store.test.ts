@@ -51,7 +51,7 @@ describe("D1 off the hot path", () => {
     }
   });
 
-  it("a new thread's first run reads step 0's inputs without D1: the configs' copy and the owner's object, at once", async () => {
+  it("a new thread's first run reads step 0's inputs without D1: the configs' copy and the owner's object, at once (with the cap's reservation)", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     const log = logLines();
@@ -61,7 +61,8 @@ describe("D1 off the hot path", () => {
       const runId = ws.events("pipeline:start")[0].data.runId;
       const finished: any = await until(async () => log.lines.find((l) => l.message === "run finished" && l.runId === runId), Boolean);
       expect(finished.d1BeforeModel).toBe(0);
-      expect(finished.callsBeforeModel).toBe(2);
+      // The configs' copy, the owner's run inputs, and the spend reservation (the test bindings set a cap).
+      expect(finished.callsBeforeModel).toBe(3);
     } finally {
       log.restore();
       ws.close();

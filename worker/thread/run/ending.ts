@@ -119,7 +119,11 @@ export class RunEnding {
       store.runs.stored(this.id, end);
       this.parts.approvals.forgetRun(this.id);
     });
-    if (thread) sendEnd(this.parts, thread.id, this.id, end);
+    if (thread) {
+      sendEnd(this.parts, thread.id, this.id, end);
+      // It called no model: whatever it reserved against the spend cap is released.
+      this.parts.spend.settled({ runId: this.id, threadId: thread.id, at: Date.now(), usd: 0 });
+    }
   }
 
   /** Ends the run a restart cut short and queues its message again: the next run answers it afresh. */

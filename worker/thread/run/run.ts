@@ -29,6 +29,8 @@ export class Run {
   private readonly parts: RunParts;
   private readonly message: MessageRecord | null;
   private readonly ending: RunEnding;
+  /** The run's spend reservation, made as it begins (begin()). */
+  private reserved: Promise<RunError | null> = Promise.resolve(null);
 
   constructor(
     parts: RunParts,
@@ -63,7 +65,7 @@ export class Run {
 
   /** The pipeline. Rejects only for a fault before step 1 (the queue abandons the run then). */
   async handle(signal: AbortSignal, hold?: RunHold, onModelRequest?: () => void): Promise<RunOutcome> {
-    const run = await this.begin();
+    const run = await this.begin(true);
     const rec = new RunRecorder(this.parts, run);
     const { plugins } = this.parts;
     // A stop or timeout must not wait for a slow hook before the model is called.
@@ -71,7 +73,7 @@ export class Run {
     let prompt: StructuredPrompt | undefined;
     try {
       await beforeInvoke(plugins.notify("onPipelineStart", run));
-      await beforeInvoke(this.checkSpend(run));
+      await beforeInvoke(this.checkSpend());
       // Step 1: plugins hear of the message; they cannot change it.
       await beforeInvoke(plugins.notify("onMessage", run.message, run));
       rec.step({ step: "onMessage" });
@@ -135,14 +137,13 @@ export class Run {
   }
 
   /** Step 0: the thread as stored, the plugins as configured, and the run they make. */
-  private async begin(): Promise<RunInfo> {
+  private async begin(reserve = false): Promise<RunInfo> {
     const { store, invoker, view, config, stepZero } = this.parts;
     const thread = store.thread.get();
     if (!thread) throw new RunError("internal", "The thread no longer exists", false);
     if (!this.message) throw new RunError("internal", "The message of this run is gone", false);
-    await stepZero.ready(thread.ownerId);
     const model = await invoker.modelInfo(thread.model);
-    return {
+    const run: RunInfo = {
       threadId: thread.id,
       runId: this.id,
       messageId: this.message.id,
@@ -156,17 +157,30 @@ export class Run {
       taskId: this.item.taskId ?? undefined,
       startedAt: Date.now(),
     };
+    // The spend reservation goes out beside step 0's reads: the run waits on the slower, not on both.
+    // (A resumed run reserved as it began; its next request, a tool round's, reserves its own.)
+    if (reserve) this.reserved = this.reserve(run);
+    await stepZero.ready(thread.ownerId);
+    return run;
   }
 
   /**
    * The spend cap again, as the run starts (a queued message, or a task's next iteration, was let in
    * before the spend that passed it). While a cap is set the run reserves its first request's worst
    * case with the user's object, the one judge across the user's threads (each tool round reserves
-   * its own: model-call.ts); with none, nothing is asked.
+   * its own: model-call.ts); with none, nothing is asked. The refusal, if any; it never rejects.
    */
-  private checkSpend(run: RunInfo): Promise<void> {
+  private reserve(run: RunInfo): Promise<RunError | null> {
     const history = () => this.parts.view.before(this.message!.parentId).turns.reduce((n, t) => n + estimateTokens(t.message), 0);
-    return reserveRequest(this.parts, run, () => history() + Math.ceil(run.content.length / 4));
+    return reserveRequest(this.parts, run, () => history() + Math.ceil(run.content.length / 4)).then(
+      () => null,
+      (err: unknown) => classify(err),
+    );
+  }
+
+  private async checkSpend(): Promise<void> {
+    const refusal = await this.reserved;
+    if (refusal) throw refusal;
   }
 }
 
