@@ -19,6 +19,14 @@ export function fakeControl(baseUrl) {
     /** The fake's limits (context window, compaction), for the requests that hold `config.match` only when given. */
     config: (config) => control("POST", "config", config),
     reset: () => control("POST", "reset"),
+    /** The Files API's files (uploads and what scripted code made) with upload and download counts. */
+    files: () => control("GET", "files"),
+    /** Largest file POST /v1/files takes, in bytes (413 past it); no argument restores the API's 500 MB. */
+    fileLimit: (maxBytes) => control("POST", "files/limit", maxBytes === undefined ? {} : { maxBytes }),
+    /** The code execution containers, with the files in each. */
+    containers: async () => (await control("GET", "containers")).containers,
+    /** Later requests naming container `id` get `error` (default: 400 invalid_request_error "… has expired …"). */
+    expireContainer: (id, error = {}) => control("POST", "containers/expire", { id, ...error }),
   };
 }
 

@@ -13,13 +13,19 @@
 //   - usage.server_tool_use is in message_delta only, never in message_start;
 //   - message_delta's input_tokens includes what the results added to the prompt, so it is larger
 //     than message_start's.
+// The code execution tool's calls and results go through here too; their shapes are in code-execution.mjs.
 import { randomBytes } from "node:crypto";
+import { randomId } from "./ids.mjs";
+import { checkCodeResult, CODE_RESULT_TYPE, CODE_TOOL_NAMES, codeResultContent, codeToolMismatch } from "./code-execution.mjs";
 
 /** Which result block answers which server tool. */
-const RESULT_TYPE = { web_search: "web_search_tool_result", web_fetch: "web_fetch_tool_result" };
-const TOOL_OF_RESULT = { web_search_tool_result: "web_search", web_fetch_tool_result: "web_fetch" };
+const RESULT_TYPE = { web_search: "web_search_tool_result", web_fetch: "web_fetch_tool_result", ...CODE_RESULT_TYPE };
+const TOOL_OF_RESULT = Object.fromEntries(Object.entries(RESULT_TYPE).map(([tool, result]) => [result, tool]));
 
-const FAKE_BLOCK_TYPES = new Set(["text", "thinking", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "tool_use"]);
+/** The tool a request declares for each server tool the model calls: the code execution tool runs all three of its. */
+const DECLARED_AS = Object.fromEntries(CODE_TOOL_NAMES.map((name) => [name, "code_execution"]));
+
+const FAKE_BLOCK_TYPES = new Set(["text", "thinking", "server_tool_use", "tool_use", ...Object.keys(TOOL_OF_RESULT)]);
 
 /** Issued search results are remembered to check they come back unchanged; capped like the request log. */
 const MAX_ISSUED_SEARCHES = 2000;
@@ -39,12 +45,14 @@ export function checkBlocksStep(step) {
     const at = `blocks[${i}]`;
     if (!FAKE_BLOCK_TYPES.has(block?.type)) return `${at}: unknown block type ${JSON.stringify(block?.type)}`;
     if (block.type === "server_tool_use") {
-      if (!RESULT_TYPE[block.name]) return `${at}: server_tool_use name must be "web_search" or "web_fetch"`;
+      if (!RESULT_TYPE[block.name]) return `${at}: server_tool_use name must be one of ${Object.keys(RESULT_TYPE).join(", ")}`;
       seen.add(block.name);
     }
     const tool = TOOL_OF_RESULT[block.type];
     if (tool && block.toolUseId === undefined && !seen.has(tool)) return `${at}: ${block.type} needs a toolUseId or an earlier ${tool} server_tool_use`;
     if (block.type === "web_fetch_tool_result" && block.errorCode === undefined && typeof block.url !== "string") return `${at}: web_fetch_tool_result needs a url`;
+    const codeProblem = CODE_TOOL_NAMES.includes(tool) ? checkCodeResult(block) : null;
+    if (codeProblem) return `${at}: ${codeProblem}`;
     if ((block.type === "tool_use" || block.type === "server_tool_use") && block.input !== undefined && !isObject(block.input)) return `${at}: input must be an object`;
     if (block.type === "tool_use" && typeof block.name !== "string") return `${at}: tool_use needs a name`;
     if (block.type === "text" && block.citations !== undefined) {
@@ -67,8 +75,12 @@ function checkCitations(citations) {
 /** Why the request could not have produced this step (the model only calls server tools it was given), or null. */
 export function undeclaredServerTool(step, tools) {
   for (const block of step.blocks) {
-    if (block.type !== "server_tool_use" || declaredTool(tools, block.name)) continue;
-    return `fake-upstream: the script calls ${block.name}, but the request declares no ${block.name} tool`;
+    if (block.type !== "server_tool_use") continue;
+    const declared = DECLARED_AS[block.name] ?? block.name;
+    const tool = declaredTool(tools, declared);
+    if (!tool) return `fake-upstream: the script calls ${block.name}, but the request declares no ${declared} tool`;
+    const mismatch = declared === "code_execution" ? codeToolMismatch(block.name, tool) : null;
+    if (mismatch) return mismatch;
   }
   return null;
 }
@@ -82,7 +94,7 @@ export function undeclaredServerTool(step, tools) {
  * needs besides: whether a client tool was called (stop_reason "tool_use"), the server tool counts
  * for usage (null when no server tool took part) and the input tokens the results added.
  */
-export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearches }) {
+export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearches, produceFile }) {
   const lastIdOf = {}; // server tool name → id of its latest server_tool_use, for results without toolUseId
   const titles = searchTitles(messages); // url → title of a search result, so a citation can default its title
   const counts = { web_search_requests: 0, web_fetch_requests: 0 };
@@ -106,7 +118,9 @@ export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearche
         usesServerTools = true;
         const id = block.id ?? randomId("srvtoolu_");
         lastIdOf[block.name] = id;
-        writer.toolInput({ type: "server_tool_use", id, name: block.name, input: {}, caller: direct() }, block.input ?? {});
+        // The recorded code execution calls carry no caller; the web tools' do.
+        const caller = DECLARED_AS[block.name] ? {} : { caller: direct() };
+        writer.toolInput({ type: "server_tool_use", id, name: block.name, input: {}, ...caller }, block.input ?? {});
         break;
       }
       case "web_search_tool_result":
@@ -122,6 +136,16 @@ export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearche
         resultChars += JSON.stringify(content).length;
         // The search or fetch runs between the call and its result: `delayMs` stands for that pause.
         writer.whole({ type: block.type, tool_use_id: toolUseId, content, caller: direct() }, { delayMs: block.delayMs });
+        break;
+      }
+      case "code_execution_tool_result":
+      case "bash_code_execution_tool_result":
+      case "text_editor_code_execution_tool_result": {
+        usesServerTools = true;
+        const content = codeResultContent(block, produceFile);
+        resultChars += JSON.stringify(content).length;
+        // The code runs between the call and its result: `delayMs` stands for that pause.
+        writer.whole({ type: block.type, tool_use_id: block.toolUseId ?? lastIdOf[TOOL_OF_RESULT[block.type]], content }, { delayMs: block.delayMs });
         break;
       }
     }
@@ -208,7 +232,7 @@ export function serverToolRefusal(state, body) {
 }
 
 /** The versioned server tools and the name each must have; later versions of web search and fetch included. */
-const TOOL_NAME_BY_TYPE_PREFIX = { web_search_: "web_search", web_fetch_: "web_fetch", memory_: "memory" };
+const TOOL_NAME_BY_TYPE_PREFIX = { web_search_: "web_search", web_fetch_: "web_fetch", memory_: "memory", code_execution_: "code_execution" };
 
 function checkToolDefinitions(tools) {
   if (!Array.isArray(tools)) return null;
@@ -218,7 +242,7 @@ function checkToolDefinitions(tools) {
     const at = `tools.${i}.${tool.type}`;
     const name = TOOL_NAME_BY_TYPE_PREFIX[prefix];
     if (tool.name !== name) return `${at}.name: Input should be '${name}'`;
-    if (name === "memory") continue;
+    if (name === "memory" || name === "code_execution") continue;
     for (const field of ["allowed_domains", "blocked_domains"]) {
       // Wording as the API answers it (seen in CherryHQ/cherry-studio#10374).
       if (Array.isArray(tool[field]) && tool[field].length === 0) return `${at}.${field}: Empty list of domains is ambiguous. Provide at least one domain or null.`;
@@ -326,12 +350,4 @@ function isObject(value) {
 /** Opaque server state (encrypted_content, encrypted_index): random base64, like the real values. */
 function opaque(bytes) {
   return randomBytes(bytes).toString("base64");
-}
-
-/** Ids in the API's style: prefix, "01", then base62 characters. server.mjs uses it for message and tool ids too. */
-export function randomId(prefix) {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  let id = prefix + "01";
-  for (const b of randomBytes(24)) id += alphabet[b % alphabet.length];
-  return id;
 }

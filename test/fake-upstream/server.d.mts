@@ -175,6 +175,8 @@ export type FakeBlock =
   | FakeServerToolUseBlock
   | FakeWebSearchToolResultBlock
   | FakeWebFetchToolResultBlock
+  | FakeCodeResultBlock
+  | FakeTextEditorResultBlock
   | FakeToolUseBlock;
 
 export interface FakeTextBlock {
@@ -196,11 +198,16 @@ export interface FakeThinkingBlock {
   signature?: string;
 }
 
-/** Streams as content_block_start {type, id, name, input: {}, caller: {type: "direct"}}, then input_json_delta pieces (the first ""). */
+/**
+ * Streams as content_block_start {type, id, name, input: {}, caller: {type: "direct"}}, then input_json_delta
+ * pieces (the first ""). The code execution tool's calls have no `caller`, as the API streams them. The
+ * request must declare the tool: web_search / web_fetch, or code_execution_* (named "code_execution") for
+ * the last three; bash_code_execution and text_editor_code_execution need code_execution_20250825 or later.
+ */
 export interface FakeServerToolUseBlock {
   type: "server_tool_use";
-  name: "web_search" | "web_fetch";
-  /** e.g. { query: "..." } or { url: "https://..." }. */
+  name: "web_search" | "web_fetch" | "code_execution" | "bash_code_execution" | "text_editor_code_execution";
+  /** e.g. { query: "..." }, { url: "https://..." }, { command: "ls" }, { command: "view", path: "/tmp/a.py" }, { code: "print(1)" }. */
   input: Record<string, unknown>;
   /** Defaults to a random "srvtoolu_01..." id. */
   id?: string;
@@ -242,6 +249,90 @@ export interface FakeWebFetchToolResultBlock {
   delayMs?: number;
 }
 
+/**
+ * The result of a bash_code_execution call (or, as code_execution_tool_result, of a code_execution call),
+ * whole in content_block_start, no caller: {type, tool_use_id, content: {type: "bash_code_execution_result",
+ * stdout, stderr, return_code, content: [{type: "bash_code_execution_output", file_id}]}} (code_execution_result
+ * / code_execution_output for the other). Each of `files` becomes a downloadable file (GET
+ * /v1/files/:id/content) in the request's container.
+ */
+export interface FakeCodeResultBlock {
+  type: "bash_code_execution_tool_result" | "code_execution_tool_result";
+  /** Defaults to the id of the latest matching server_tool_use before it in `blocks`. */
+  toolUseId?: string;
+  /** Defaults to "". */
+  stdout?: string;
+  /** Defaults to "". */
+  stderr?: string;
+  /** Defaults to 0. */
+  returnCode?: number;
+  files?: FakeProducedFile[];
+  /** Instead of the result: content {type: "bash_code_execution_tool_result_error", error_code}, e.g. "execution_time_exceeded", "unavailable". */
+  errorCode?: string;
+  /** Wait this long before the block (the code running); default 0. */
+  delayMs?: number;
+}
+
+/** A file the scripted code made. */
+export interface FakeProducedFile {
+  /** Its filename in the Files API. */
+  name: string;
+  /** Defaults from the extension (text/csv, image/png, ...), else application/octet-stream. */
+  mediaType?: string;
+  /** The bytes, as UTF-8 text or base64. */
+  text?: string;
+  base64?: string;
+  /** Defaults to a random "file_01..." id. */
+  id?: string;
+}
+
+/** The result of a text_editor_code_execution call, whole in content_block_start, no caller. */
+export interface FakeTextEditorResultBlock {
+  type: "text_editor_code_execution_tool_result";
+  toolUseId?: string;
+  /**
+   * Sent as given, in the API's shape: {type: "text_editor_code_execution_view_result", file_type, content,
+   * num_lines, start_line, total_lines}, {type: "text_editor_code_execution_create_result", is_file_update}
+   * or {type: "text_editor_code_execution_str_replace_result", old_start, old_lines, new_start, new_lines, lines}.
+   */
+  content?: Record<string, unknown>;
+  /** Instead: {type: "text_editor_code_execution_tool_result_error", error_code, error_message}, e.g. "file_not_found". */
+  errorCode?: string;
+  /** Defaults to null. */
+  errorMessage?: string;
+  delayMs?: number;
+}
+
+/**
+ * One code execution turn: [text], a bash_code_execution call {command} and its result, [answer]. With
+ * version "20250522" (Python only): a code_execution call {code} and a code_execution_tool_result. The
+ * request must declare a code execution tool; its message_delta then carries the container (see
+ * server-tools.mjs / code-execution.mjs). Checked when registered, like a blocks step.
+ */
+export interface CodeStep extends StepTiming {
+  kind: "code";
+  /** The bash command (version 20250825 and later). */
+  command?: string;
+  /** The Python code (version 20250522). */
+  code?: string;
+  version?: "20250522" | "20250825";
+  /** A text block before the call. */
+  text?: string;
+  /** A text block after the result. */
+  answer?: string;
+  /** The call's id; defaults to a random "srvtoolu_01..." id. */
+  id?: string;
+  stdout?: string;
+  stderr?: string;
+  returnCode?: number;
+  files?: FakeProducedFile[];
+  errorCode?: string;
+  /** Wait this long before the result (the code running). */
+  resultDelayMs?: number;
+  stopReason?: BlocksStep["stopReason"];
+  usage?: UsageOverride;
+}
+
 /** A client tool call, e.g. the memory tool: { name: "memory", input: { command: "view", path: "/memories" } }. Has caller {type: "direct"}. */
 export interface FakeToolUseBlock {
   type: "tool_use";
@@ -276,7 +367,7 @@ export interface FakeCharLocationCitation {
   endCharIndex?: number;
 }
 
-export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep | ClockStep | BlocksStep;
+export type Step = TextStep | ToolUseStep | ErrorStep | StreamErrorStep | CutStep | HangStep | RawStep | ClockStep | BlocksStep | CodeStep;
 
 /** Body of POST /_control/scripts. */
 export interface ScriptRegistration {
@@ -297,4 +388,42 @@ export interface RecordedRequest {
 /** Body of GET /_control/requests?match=TOKEN. */
 export interface RecordedRequests {
   requests: RecordedRequest[];
+}
+
+// ---------------------------------------------------------------------------
+// Files API and containers (GET /_control/files, GET /_control/containers)
+// ---------------------------------------------------------------------------
+
+/** The Files API's metadata, as GET /v1/files/:id answers it. */
+export interface FakeFileMetadata {
+  id: string;
+  type: "file";
+  filename: string;
+  mime_type: string;
+  size_bytes: number;
+  /** e.g. "2026-07-30T18:53:29.651134Z". */
+  created_at: string;
+  /** True only for files the (scripted) code made. */
+  downloadable: boolean;
+  /** Only for uploads given expires_in_seconds. */
+  expires_at?: string;
+}
+
+/** Body of GET /_control/files. Deleted files are gone from `files`; the counts keep them. */
+export interface FileStats {
+  /** Successful POST /v1/files. */
+  uploads: number;
+  /** Successful GET /v1/files/:id/content. */
+  downloads: number;
+  files: (FakeFileMetadata & { source: "upload" | "code"; downloads: number })[];
+}
+
+/** An entry of GET /_control/containers' `containers`. */
+export interface ContainerStats {
+  id: string;
+  expires_at: string;
+  /** Set with POST /_control/containers/expire { id, status?, type?, message? }. */
+  expired: boolean;
+  /** Files copied in by container_upload blocks and made by scripted code. */
+  files: string[];
 }

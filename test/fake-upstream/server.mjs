@@ -6,14 +6,28 @@
 // Wire format checked against @anthropic-ai/sdk's own parser
 // (src/core/streaming.ts `_iterSSEMessages`, src/lib/MessageStream.ts
 // `#accumulateMessage`) and Anthropic's streaming documentation. Server tools,
-// citations and the `blocks` step live in server-tools.mjs; models, long prompts
-// and compaction in models.mjs; images and documents it refuses in files.mjs.
+// citations and the `blocks` step live in server-tools.mjs; the code execution
+// tool (containers, its result blocks, the `code` step) in code-execution.mjs; the
+// Files API (/v1/files) in files-api.mjs; models, long prompts and compaction in
+// models.mjs; images and documents it refuses in files.mjs.
+//
+// Step kinds (POST /_control/scripts; types in server.d.mts): text, tool_use, blocks,
+// code, error, stream_error, cut, hang, raw, clock. `code` is one code execution turn:
+//   { kind: "code", text?, command, stdout?, stderr?, returnCode?, files?: [{ name,
+//     mediaType?, text | base64, id? }], errorCode?, answer?, version?: "20250522" }
+// streams [text] server_tool_use bash_code_execution {command} (code_execution {code}
+// for version "20250522"), then its bash_code_execution_tool_result (or
+// code_execution_tool_result), then [answer]; the files become downloadable through
+// /v1/files/:id/content. Text editor calls and several calls a turn: a `blocks` step.
 
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileRefusal } from "./files.mjs";
 import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mjs";
-import { checkBlocksStep, randomId, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
+import { randomId } from "./ids.mjs";
+import { checkBlocksStep, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
+import { codeStepAsBlocks, containerRefusal, containerStats, containerWire, expireContainer, openContainer, producer } from "./code-execution.mjs";
+import { createFileStore, fileStats, handleFilesApi, MAX_FILE_BYTES } from "./files-api.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -95,6 +109,10 @@ function createState({ defaultTokens, tokenDelayMs }) {
     compactions: new Map(),
     /** encrypted_content of the web search results issued (JSON lists, by tool_use_id), likewise. */
     issuedSearches: new Map(),
+    /** The Files API's files (uploads and what scripted code made), with upload and download counts. */
+    files: createFileStore(),
+    /** Code execution containers by id: { id, files: Set<file id>, expired, expiresAt, skills }. */
+    containers: new Map(),
   };
 }
 
@@ -113,6 +131,9 @@ function closeServer(server) {
 async function handleRequest(state, req, res) {
   const path = new URL(req.url ?? "/", "http://fake").pathname;
   const route = `${req.method} ${path}`;
+  if (path === "/v1/files" || path.startsWith("/v1/files/")) {
+    return handleFilesApi(state.files, req, res, path, { sendJson, sendApiError, hasApiKey, readRaw });
+  }
 
   switch (route) {
     case "POST /v1/messages":
@@ -131,7 +152,23 @@ async function handleRequest(state, req, res) {
       state.scripts = [];
       state.requests = [];
       state.config = {};
+      state.files = createFileStore();
+      state.containers = new Map();
       return sendEmpty(res);
+    case "GET /_control/files":
+      return sendJson(res, 200, fileStats(state.files));
+    case "POST /_control/files/limit": {
+      const { maxBytes } = safeParseJson(await readBody(req)) ?? {};
+      state.files.maxBytes = Number.isInteger(maxBytes) && maxBytes >= 0 ? maxBytes : MAX_FILE_BYTES;
+      return sendEmpty(res);
+    }
+    case "GET /_control/containers":
+      return sendJson(res, 200, containerStats(state));
+    case "POST /_control/containers/expire": {
+      const body = safeParseJson(await readBody(req));
+      if (typeof body?.id !== "string") return sendJson(res, 400, { error: "expected { id, status?, type?, message? }" });
+      return expireContainer(state, body) ? sendEmpty(res) : sendJson(res, 404, { error: `no container ${body.id}` });
+    }
     case "GET /_control/health":
       return sendJson(res, 200, { ok: true });
     default:
@@ -157,7 +194,7 @@ async function handleRegisterScript(state, req, res) {
     return sendJson(res, 400, { error: "expected { match: non-empty string, responses: Step[] }" });
   }
   for (const [i, step] of body.responses.entries()) {
-    const problem = step?.kind === "blocks" ? checkBlocksStep(step) : step?.kind === "tool_use" ? checkToolUseStep(step) : null;
+    const problem = step?.kind === "blocks" ? checkBlocksStep(step) : step?.kind === "tool_use" ? checkToolUseStep(step) : step?.kind === "code" ? checkCodeStep(step) : null;
     if (problem) return sendJson(res, 400, { error: `responses[${i}]: ${problem}` });
   }
   state.scripts.push({ match: body.match, steps: [...body.responses] });
@@ -221,10 +258,13 @@ async function handleMessages(state, req, res) {
   const applies = !state.config.match || bodyText.includes(state.config.match);
   const scoped = applies ? state : { ...state, config: {} };
   const size = promptSize(body, bodyText);
-  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? fileRefusal(body);
+  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? fileRefusal(body) ?? containerRefusal(state, body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
+  const container = openContainer(state, body);
   const context = {
+    container,
+    produceFile: producer(state, container),
     model: typeof body.model === "string" ? body.model : "claude-fake",
     inputTokens: Math.max(1, Math.ceil(size / 4)),
     compaction: compactionFor(scoped, body, headers, size),
@@ -311,6 +351,8 @@ function planStep(step, context) {
       return planMessage(step, context);
     case "blocks":
       return planBlocks(step, context);
+    case "code":
+      return planBlocks(codeStepAsBlocks(step), context);
     case "error":
       return planHttpError(step);
     case "stream_error":
@@ -375,7 +417,8 @@ function wholeMessage(context, blocks, stopReason, usage, final) {
       ...blocks.events,
       sse("message_delta", {
         type: "message_delta",
-        delta: { stop_reason: stopReason, stop_sequence: null },
+        // The container is reported here only, never in message_start (as the recorded streams have it).
+        delta: { stop_reason: stopReason, stop_sequence: null, ...(context.container ? { container: containerWire(context.container) } : {}) },
         usage: { ...final, ...(context.compaction ? { iterations: compactionIterations(usage) } : {}) },
       }),
       sse("message_stop", { type: "message_stop" }),
@@ -614,6 +657,12 @@ function jsonPieces(input, chunks) {
   return ["", ...splitEvenly(json, typeof chunks === "number" ? chunks : Math.max(2, Math.ceil(json.length / 12)))];
 }
 
+/** A code step needs its command (or code), and must make a blocks step that can be played. */
+function checkCodeStep(step) {
+  if (typeof (step.command ?? step.code) !== "string") return "a code step needs a `command` (or `code`, for version 20250522) string";
+  return checkBlocksStep(codeStepAsBlocks(step));
+}
+
 /** A tool's pieces given as an array must make a JSON object, or the SDK could not parse the input. */
 function checkToolUseStep(step) {
   for (const [i, tool] of (step.tools ?? []).entries()) {
@@ -744,13 +793,18 @@ function sendEmpty(res) {
 // Small I/O helpers
 // ---------------------------------------------------------------------------
 
-function readBody(req) {
+/** The body as bytes (uploads are binary). */
+function readRaw(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+async function readBody(req) {
+  return (await readRaw(req)).toString("utf8");
 }
 
 /** Resolves once the write is handed to the socket (so a following destroy() can't drop it) or the client is gone. */

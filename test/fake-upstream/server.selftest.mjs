@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { startFakeUpstream } from "./server.mjs";
 
 let fake;
@@ -662,7 +662,7 @@ test("blocks steps are checked when registered; a server tool call needs the too
   };
   await rejected([{ kind: "text", text: "ok" }, { kind: "blocks", blocks: [{ type: "web_search_tool_result", results: [] }] }], /^responses\[1\]: blocks\[0\]: web_search_tool_result needs a toolUseId/);
   await rejected([{ kind: "blocks", blocks: [{ type: "image" }] }], /unknown block type "image"/);
-  await rejected([{ kind: "blocks", blocks: [{ type: "server_tool_use", name: "code_execution", input: {} }] }], /must be "web_search" or "web_fetch"/);
+  await rejected([{ kind: "blocks", blocks: [{ type: "server_tool_use", name: "tool_search_tool_regex", input: {} }] }], /name must be one of web_search, web_fetch, code_execution, bash_code_execution, text_editor_code_execution$/);
   await rejected([{ kind: "blocks", blocks: [] }], /non-empty `blocks`/);
   await rejected([{ kind: "blocks", blocks: [{ type: "text", text: "x", citations: [{ citedText: "y" }] }] }], /citations\[0\]: url is required/);
 
@@ -690,6 +690,241 @@ test("non-streaming requests get blocks steps assembled, citations and usage inc
   assert.equal(message.content[1].tool_use_id, "srvtoolu_ns");
   assert.equal(message.content[2].citations[0].title, "T");
   assert.deepEqual(message.usage.server_tool_use, { web_search_requests: 7, web_fetch_requests: 0 });
+});
+
+// ---------------------------------------------------------------------------
+// code execution, containers and the Files API
+// ---------------------------------------------------------------------------
+
+const CODE_EXECUTION = { type: "code_execution_20250825", name: "code_execution" };
+/** The API's timestamps: microseconds and "Z", e.g. "2026-07-30T18:53:29.651134Z". */
+const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+async function control(path, body, base = fake.url) {
+  const res = await fetch(`${base}/_control/${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  assert.ok(res.ok, `${path}: ${res.status}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+test("code: a bash turn streams as the API streams it, its container comes in message_delta, a file it made downloads", async () => {
+  const token = uniqueToken();
+  const csv = "n,fib\n10,55\n";
+  await script(token, [
+    {
+      kind: "code",
+      id: "srvtoolu_code",
+      text: "Let me compute it.",
+      command: "python3 fib.py > $OUTPUT_DIR/out.csv",
+      stdout: "55\n",
+      stderr: "note: cached\n",
+      files: [{ name: "out.csv", mediaType: "text/csv", text: csv }],
+      answer: "F(10) is 55.",
+    },
+  ]);
+  const client = sdk();
+  const stream = client.beta.messages.stream({ ...params(`fib ${token}`), tools: [CODE_EXECUTION], betas: ["files-api-2025-04-14"] });
+  const events = [];
+  stream.on("streamEvent", (e) => events.push(structuredClone(e)));
+  const message = await stream.finalMessage();
+
+  assert.equal(message.stop_reason, "end_turn");
+  assert.deepEqual(message.content.map((b) => b.type), ["text", "server_tool_use", "bash_code_execution_tool_result", "text"]);
+  assert.deepEqual(message.content[1], { type: "server_tool_use", id: "srvtoolu_code", name: "bash_code_execution", input: { command: "python3 fib.py > $OUTPUT_DIR/out.csv" } });
+  const fileId = message.content[2].content.content[0]?.file_id;
+  assert.match(fileId, /^file_01/);
+  assert.deepEqual(message.content[2], {
+    type: "bash_code_execution_tool_result",
+    tool_use_id: "srvtoolu_code",
+    content: { type: "bash_code_execution_result", stdout: "55\n", stderr: "note: cached\n", return_code: 0, content: [{ type: "bash_code_execution_output", file_id: fileId }] },
+  });
+
+  // The wire as recorded from the API: no container in message_start, no caller on the call or its result.
+  const start = events.find((e) => e.type === "message_start").message;
+  assert.equal("container" in start, false);
+  const starts = events.filter((e) => e.type === "content_block_start");
+  assert.deepEqual(starts[1].content_block, { type: "server_tool_use", id: "srvtoolu_code", name: "bash_code_execution", input: {} });
+  assert.deepEqual(events.filter((e) => e.index === 2).map((e) => e.type), ["content_block_start", "content_block_stop"], "a result arrives whole");
+  const pieces = events.filter((e) => e.index === 1 && e.type === "content_block_delta").map((e) => e.delta.partial_json);
+  assert.equal(pieces[0], "");
+  const delta = events.find((e) => e.type === "message_delta");
+  assert.deepEqual(Object.keys(delta.delta), ["stop_reason", "stop_sequence", "container"]);
+  assert.deepEqual(Object.keys(delta.delta.container), ["id", "expires_at"]);
+  assert.match(delta.delta.container.id, /^container_01/);
+  assert.match(delta.delta.container.expires_at, ISO_MICROS);
+  assert.ok(Math.abs(Date.parse(delta.delta.container.expires_at) - Date.now() - 3_600_000) < 60_000, "a rolling hour ahead");
+  assert.deepEqual(message.container, delta.delta.container);
+  assert.deepEqual(delta.usage.server_tool_use, { web_search_requests: 0, web_fetch_requests: 0 });
+
+  // What the code made is a downloadable file, through the beta and the GA Files API alike.
+  const { created_at, ...meta } = await client.beta.files.retrieveMetadata(fileId);
+  assert.deepEqual(meta, { id: fileId, type: "file", filename: "out.csv", mime_type: "text/csv", size_bytes: csv.length, downloadable: true });
+  assert.match(created_at, ISO_MICROS);
+  const download = await client.files.download(fileId);
+  assert.equal(download.headers.get("content-type"), "text/csv");
+  assert.equal(await download.text(), csv);
+  const stats = await control("files");
+  assert.equal(stats.files.find((f) => f.id === fileId).downloads, 1);
+  assert.equal(stats.files.find((f) => f.id === fileId).source, "code");
+  const [container] = (await control("containers")).containers.filter((c) => c.id === message.container.id);
+  assert.deepEqual(container.files, [fileId]);
+
+  // A non-streaming request gets the container in the message.
+  await script(token, [{ kind: "code", command: "true" }]);
+  const whole = await client.messages.create({ ...params(`fib ${token}`), tools: [CODE_EXECUTION] });
+  assert.match(whole.container.id, /^container_01/);
+  assert.notEqual(whole.container.id, message.container.id, "no container named, a fresh one");
+  // A request without the tool runs in no container.
+  const plain = await sdk().messages.stream(params(`plain ${token}`)).finalMessage();
+  assert.equal(plain.container, undefined);
+});
+
+test("code: a request naming its container reuses it, uploads copied in; an unknown or expired one is refused", async () => {
+  const token = uniqueToken();
+  const client = sdk();
+  const uploaded = await client.files.upload({ file: await toFile(Buffer.from("a,b\n1,2\n"), "data.csv", { type: "text/csv" }) });
+  const ask = (content, extra = {}) => client.messages.stream({ model: "claude-test", max_tokens: 64, tools: [CODE_EXECUTION], messages: [{ role: "user", content }], ...extra }).finalMessage();
+
+  const first = await ask([{ type: "text", text: `look ${token}` }, { type: "container_upload", file_id: uploaded.id }]);
+  const id = first.container.id;
+  assert.equal((await ask(`again ${token}`, { container: id })).container.id, id);
+  assert.equal((await ask(`object ${token}`, { container: { id } })).container.id, id);
+  const [container] = (await control("containers")).containers.filter((c) => c.id === id);
+  assert.deepEqual(container.files, [uploaded.id]);
+
+  // Recorded as sent: the tool definition, the container param, the upload block.
+  const [firstReq, againReq, objectReq] = await recorded(token);
+  assert.deepEqual(firstReq.body.tools, [CODE_EXECUTION]);
+  assert.deepEqual(firstReq.body.messages[0].content[1], { type: "container_upload", file_id: uploaded.id });
+  assert.equal(againReq.body.container, id);
+  assert.deepEqual(objectReq.body.container, { id });
+
+  const refused = async (promise, pattern, ErrorClass = Anthropic.BadRequestError, status = 400) => {
+    const err = await expectApiError(promise, ErrorClass, status);
+    assert.match(err.apiMessage, pattern);
+    return err;
+  };
+  await refused(ask(`unknown ${token}`, { container: "container_01Nope" }), /^container: Container container_01Nope not found/);
+  await refused(ask([{ type: "text", text: token }, { type: "container_upload", file_id: "file_01Nope" }]), /^messages\.0\.content\.1\.file_id: File not found: file_01Nope$/);
+  await refused(
+    client.messages.create(params(token, { messages: [{ role: "user", content: [{ type: "container_upload", file_id: uploaded.id }] }] })),
+    /container_upload blocks require the code execution tool/,
+  );
+
+  await control("containers/expire", { id });
+  const err = await refused(ask(`expired ${token}`, { container: id }), /has expired and can't be reused/);
+  assert.equal(err.type, "invalid_request_error");
+  assert.notEqual((await ask(`fresh ${token}`)).container.id, id, "without the param, a new container");
+  // The answer to an expired container can be set, e.g. the untyped 500 seen in pydantic/pydantic-ai#7833.
+  const other = (await ask(`other ${token}`)).container.id;
+  await control("containers/expire", { id: other, status: 500, message: "Internal server error" });
+  await refused(ask(`other ${token}`, { container: other }), /^Internal server error$/, Anthropic.InternalServerError, 500);
+});
+
+test("Files API: upload, metadata, content, delete, with the API's errors; uploads and downloads are counted", async () => {
+  const own = await startFakeUpstream();
+  try {
+    const client = new Anthropic({ apiKey: "test", baseURL: own.url, maxRetries: 0 });
+    const file = await client.beta.files.upload({ file: await toFile(Buffer.from("hello\n"), "notes/report.txt", { type: "text/plain" }), betas: ["files-api-2025-04-14"] });
+    const { created_at, ...meta } = file;
+    assert.deepEqual(meta, { id: file.id, type: "file", filename: "report.txt", mime_type: "text/plain", size_bytes: 6, downloadable: false });
+    assert.match(created_at, ISO_MICROS);
+    assert.deepEqual(await client.beta.files.retrieveMetadata(file.id), file);
+    assert.deepEqual((await client.files.list()).data.map((f) => f.id), [file.id]);
+
+    // An upload cannot be downloaded: only what a tool made can.
+    const notDownloadable = await expectApiError(client.files.download(file.id), Anthropic.FileNotDownloadableError, 400);
+    assert.equal(notDownloadable.errorCode, "file_not_downloadable");
+    assert.equal(notDownloadable.type, "invalid_request_error");
+
+    assert.deepEqual(await client.files.delete(file.id), { id: file.id, type: "file_deleted" });
+    const gone = await expectApiError(client.beta.files.retrieveMetadata(file.id), Anthropic.NotFoundError, 404);
+    assert.equal(gone.type, "not_found_error");
+    await expectApiError(client.files.download("file_01Nope"), Anthropic.NotFoundError, 404);
+
+    await control("files/limit", { maxBytes: 10 }, own.url);
+    const tooLarge = await expectApiError(client.files.upload({ file: await toFile(Buffer.alloc(11), "big.bin") }), Anthropic.APIError, 413);
+    assert.equal(tooLarge.type, "request_too_large");
+    await control("files/limit", {}, own.url);
+    await expectApiError(client.files.upload({ file: await toFile(Buffer.from("x"), "what?.txt") }), Anthropic.BadRequestError, 400);
+    await expectApiError(client.files.upload({ file: await toFile(Buffer.from("x"), "a.txt"), expires_in_seconds: 60 }), Anthropic.BadRequestError, 400);
+    const notMultipart = await fetch(`${own.url}/v1/files`, { method: "POST", headers: { "x-api-key": "k", "content-type": "application/json" }, body: "{}" });
+    assert.equal(notMultipart.status, 400);
+    assert.equal((await notMultipart.json()).error.type, "invalid_request_error");
+    assert.equal((await fetch(`${own.url}/v1/files/${file.id}`)).status, 401);
+
+    const expiring = await client.files.upload({ file: await toFile(Buffer.from("x"), "soon.txt"), expires_in_seconds: 3600 });
+    assert.ok(Math.abs(Date.parse(expiring.expires_at) - Date.now() - 3_600_000) < 60_000);
+    const stats = await control("files", undefined, own.url);
+    assert.deepEqual([stats.uploads, stats.downloads], [2, 0], "refused uploads are not counted");
+    assert.deepEqual(stats.files.map((f) => [f.filename, f.source]), [["soon.txt", "upload"]]);
+  } finally {
+    await own.close();
+  }
+});
+
+test("code: the text editor, error results, the Python-only 20250522 version, and what the API refuses", async () => {
+  const token = uniqueToken();
+  const view = { type: "text_editor_code_execution_view_result", file_type: "text", content: "print(1)", num_lines: 1, start_line: 1, total_lines: 1 };
+  await script(token, [
+    {
+      kind: "blocks",
+      blocks: [
+        { type: "server_tool_use", name: "text_editor_code_execution", input: { command: "view", path: "/tmp/a.py" } },
+        { type: "text_editor_code_execution_tool_result", content: view },
+        { type: "server_tool_use", name: "text_editor_code_execution", input: { command: "view", path: "/tmp/none" } },
+        { type: "text_editor_code_execution_tool_result", errorCode: "file_not_found", errorMessage: "No such file" },
+        { type: "server_tool_use", name: "bash_code_execution", input: { command: "sleep 999" } },
+        { type: "bash_code_execution_tool_result", errorCode: "execution_time_exceeded" },
+      ],
+    },
+  ]);
+  const { message } = await streamWithEvents(params(`edit ${token}`, { tools: [CODE_EXECUTION] }));
+  const [viewCall, viewed, , missing, , timedOut] = message.content;
+  assert.deepEqual(viewed, { type: "text_editor_code_execution_tool_result", tool_use_id: viewCall.id, content: view });
+  assert.deepEqual(missing.content, { type: "text_editor_code_execution_tool_result_error", error_code: "file_not_found", error_message: "No such file" });
+  assert.deepEqual(timedOut.content, { type: "bash_code_execution_tool_result_error", error_code: "execution_time_exceeded" });
+
+  // Sent back, the turn is checked as web search turns are: each call needs its result in the same turn.
+  const ask = (messages) => sdk().messages.stream({ model: "claude-test", max_tokens: 64, tools: [CODE_EXECUTION], messages }).finalMessage();
+  const user = { role: "user", content: `edit ${token}` };
+  assert.match((await ask([user, { role: "assistant", content: message.content }, { role: "user", content: "ok" }])).content[0].text, /^Echo: ok/);
+  const err = await expectApiError(ask([user, { role: "assistant", content: message.content.slice(0, 1) }]), Anthropic.BadRequestError, 400);
+  assert.equal(err.apiMessage, `messages.1: \`text_editor_code_execution\` tool use with id \`${viewCall.id}\` was found without a corresponding \`text_editor_code_execution_tool_result\` block`);
+
+  // code_execution_20250522: Python only, code_execution_tool_result.
+  const python = { type: "code_execution_20250522", name: "code_execution" };
+  await script(token, [
+    { kind: "code", version: "20250522", code: "print(2+2)", stdout: "4\n", files: [{ name: "plot.png", base64: "iVBORw0KGgo=" }] },
+    { kind: "code", command: "ls" },
+    { kind: "code", command: "ls" },
+  ]);
+  const py = await sdk().messages.stream(params(`py ${token}`, { tools: [python] })).finalMessage();
+  assert.deepEqual(py.content[0].input, { code: "print(2+2)" });
+  assert.equal(py.content[0].name, "code_execution");
+  const plot = py.content[1].content.content[0].file_id;
+  assert.deepEqual(py.content[1], {
+    type: "code_execution_tool_result",
+    tool_use_id: py.content[0].id,
+    content: { type: "code_execution_result", stdout: "4\n", stderr: "", return_code: 0, content: [{ type: "code_execution_output", file_id: plot }] },
+  });
+  assert.deepEqual(Buffer.from(await (await sdk().files.download(plot)).arrayBuffer()), Buffer.from("iVBORw0KGgo=", "base64"));
+  const bashOnPython = await expectApiError(sdk().messages.create(params(`py ${token}`, { tools: [python] })), Anthropic.BadRequestError, 400);
+  assert.match(bashOnPython.apiMessage, /calls bash_code_execution, but the request's code execution tool is code_execution_20250522/);
+  const undeclared = await expectApiError(sdk().messages.create(params(`py ${token}`)), Anthropic.BadRequestError, 400);
+  assert.match(undeclared.apiMessage, /declares no code_execution tool/);
+  const badName = await expectApiError(sdk().messages.create(params(token, { tools: [{ ...CODE_EXECUTION, name: "python" }] })), Anthropic.BadRequestError, 400);
+  assert.equal(badName.apiMessage, "tools.0.code_execution_20250825.name: Input should be 'code_execution'");
+
+  // Steps that can never be played are refused when registered.
+  const register = (responses) => fetch(`${fake.url}/_control/scripts`, { method: "POST", body: JSON.stringify({ match: uniqueToken(), responses }) });
+  const rejected = async (responses, pattern) => {
+    const res = await register(responses);
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error, pattern);
+  };
+  await rejected([{ kind: "code", stdout: "x" }], /needs a `command`/);
+  await rejected([{ kind: "code", command: "x", files: [{ name: "a.txt" }] }], /files\[0\] needs text or base64/);
+  await rejected([{ kind: "blocks", blocks: [{ type: "server_tool_use", name: "text_editor_code_execution", input: {} }, { type: "text_editor_code_execution_tool_result" }] }], /content\.type must be one of/);
 });
 
 // ---------------------------------------------------------------------------
