@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
 import { startApp } from "../../scripts/wrangler-app.mjs";
-import { marker, screenshot, script, send, UPSTREAM_URL, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
+import { marker, screenshot, script, send, until, UPSTREAM_URL, useBrowser, waitForChatReady, waitForReply } from "./helpers.mjs";
 import { MCP_URL, mcpCalls } from "./mcp.mjs";
 
 const { it, newPage } = useBrowser();
@@ -97,7 +97,9 @@ describe("MCP OAuth sign-in in the browser", { skip: !dir && "APP_BUNDLE_DIR is 
       await page.waitForURL((url) => url.pathname === "/settings/connections" && url.origin === app.url, { timeout: 20_000 });
       const notice = page.getByTestId("mcp-sign-in-notice");
       await notice.waitFor();
-      assert.equal(await notice.innerText().then((t) => t.split("\n")[0].trim()), `Signed in to ${name}: its tools are ready.`);
+      // The notice names the server once the page has its list (it says "Signed in" until then).
+      const said = () => notice.innerText().then((t) => t.split("\n")[0].trim());
+      await until(async () => (await said()) === `Signed in to ${name}: its tools are ready.`, { message: "the notice never named the server" });
       const signedIn = page.getByTestId("mcp-server").filter({ hasText: name });
       await signedIn.and(page.locator('[data-status="connected"]')).waitFor();
       await screenshot(page, `51-mcp-oauth-${mode}`);
