@@ -32,7 +32,8 @@ async function threadWithFile(steps: Step[] = [{ kind: "text", text: "Here it is
   const m = marker("bounds");
   await script(m, steps);
   expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: `look ${m}`, attachments: [attachment.id] } })).status).toBe(202);
-  await ws.waitForRunEnd(1, 20_000);
+  const ended = await ws.waitForRunEnd(1, 20_000);
+  expect(ended.filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error").map((f) => f.event)).toEqual(["pipeline:complete"]);
   ws.close();
   return { users, tokenEnv, thread, attachment };
 }
@@ -118,5 +119,5 @@ describe("share links' bounds", () => {
       state.storage.sql.exec<{ n: number }>("SELECT max(max(length(snapshot)), max(length(files))) AS n FROM shares").one().n,
     );
     expect(longest).toBeLessThan(1024);
-  });
+  }, 30_000);
 });
