@@ -42,7 +42,7 @@ export interface Api {
   };
   "GET /api/threads/:id": { response: { thread: Thread } };
   "PATCH /api/threads/:id": {
-    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string; projectId?: string | null; mcpOff?: string[] };
+    body: { name?: string; model?: string; status?: ThreadStatus; instructions?: string; timezone?: string; projectId?: string | null; mcpOff?: string[]; codeExecution?: boolean };
     response: { thread: Thread };
   };
   "DELETE /api/threads/:id": { response: null };

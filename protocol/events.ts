@@ -76,6 +76,11 @@ export interface EventMap {
   "context:changed": { threadId: string; paths: string[] };
   /** A tool call waits for the user: POST .../approvals/:toolUseId decides (thread:updated follows). */
   "tool:approval": { threadId: string } & PendingApproval;
+  /**
+   * The code execution container a run's request used: a new one, the thread's last one again (its
+   * files and variables are still there), or a new one because the last had expired.
+   */
+  "code:container": { threadId: string; status: "new" | "reused" | "expired" };
 }
 
 export type EventName = keyof EventMap;

@@ -149,7 +149,16 @@ export interface ModelInfo {
   maxOutputTokens: number;
   thinking: ThinkingType[];
   compaction: boolean;
+  /**
+   * The newest version of the Messages API's code execution tool the model takes
+   * (`code_execution_20250825` or later), or null when it takes none: the catalog's word.
+   */
+  codeExecution: CodeExecutionVersion | null;
 }
+
+/** The code execution tool's versions this app offers (each runs bash and edits files). */
+export const CODE_EXECUTION_VERSIONS = ["code_execution_20250825", "code_execution_20260120", "code_execution_20260521"] as const;
+export type CodeExecutionVersion = (typeof CODE_EXECUTION_VERSIONS)[number];
 
 export interface PluginInfo {
   name: string;

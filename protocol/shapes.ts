@@ -38,6 +38,11 @@ export interface Thread {
   projectId?: string | null;
   /** The ids of the user's MCP servers this thread does not offer the model (its settings). */
   mcpOff?: string[];
+  /**
+   * Whether the model may run code here (the `code` plugin; PROTOCOL.md, "Code execution"): false
+   * only when the thread's settings turned it off; absent, the deployment's default.
+   */
+  codeExecution?: boolean;
   /** Tool calls of this thread's run waiting for the user's approval (the sidebar's badge). */
   pendingApprovals?: PendingApproval[];
 }

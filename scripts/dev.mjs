@@ -31,6 +31,7 @@ const PASSED_THROUGH = [
   "USER_UNATTENDED_RUNS_PER_DAY",
   "MCP_TOOL_TIMEOUT_MS",
   "MCP_ALLOW_LOCAL",
+  "CODE_EXECUTION",
   "APPROVAL_TIMEOUT_S",
 ];
 const port = process.env.PORT || "8787";

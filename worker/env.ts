@@ -75,6 +75,8 @@ export interface Env {
   MCP_TOOL_TIMEOUT_MS?: string;
   APPROVAL_TIMEOUT_S?: string;
   MCP_ALLOW_LOCAL?: string;
+  /** "0" turns the code plugin's code execution off; on by default where a model key is set. */
+  CODE_EXECUTION?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -118,6 +120,8 @@ export interface Config {
   mcpToolTimeoutMs: number;
   approvalTimeoutMs: number;
   mcpAllowLocal: boolean;
+  /** The deployment offers code execution (a thread may still turn it off). */
+  codeExecution: boolean;
 }
 
 export const VERSION = "0.2.0";
@@ -167,6 +171,7 @@ export function configOf(env: Env): Config {
       mcpToolTimeoutMs: numberVar(env.MCP_TOOL_TIMEOUT_MS, 60_000),
       approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,
       mcpAllowLocal: env.MCP_ALLOW_LOCAL === "1",
+      codeExecution: env.CODE_EXECUTION !== undefined ? env.CODE_EXECUTION === "1" || env.CODE_EXECUTION === "true" : Boolean(env.ANTHROPIC_API_KEY),
     };
     parsed.set(env, config);
   }

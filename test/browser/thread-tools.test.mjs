@@ -1,7 +1,7 @@
 // The thread's menu and settings: export as Markdown and JSON, custom instructions to the model.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { createThread, marker, openThread, screenshot, send, systemText, until, upstreamRequests, useBrowser, waitForReply } from "./helpers.mjs";
+import { api, createThread, marker, openThread, screenshot, send, systemText, until, upstreamRequests, useBrowser, waitForReply } from "./helpers.mjs";
 import { downloadedText } from "./files.mjs";
 
 const { it, newPage } = useBrowser();
@@ -70,6 +70,25 @@ describe("thread tools", () => {
     await page.reload();
     await page.getByTestId("open-settings").click();
     assert.equal(await page.getByTestId("instructions-input").inputValue(), instructions);
+    assert.deepEqual(page.errors, []);
+  });
+
+  it("turns code execution off for the thread: the next request offers no code tool", async () => {
+    const { page } = await newPage();
+    const thread = await createThread("No code");
+    const m = marker("nocode");
+    await openThread(page, thread.id);
+    await page.getByTestId("open-settings").click();
+    const toggle = page.getByTestId("thread-code-execution-toggle");
+    assert.equal(await toggle.isChecked(), true, "code execution is on by default");
+    await toggle.uncheck();
+    await until(async () => (await api(`/api/threads/${thread.id}`)).thread.codeExecution === false, { message: "the setting was not saved" });
+    await screenshot(page, "27-thread-settings-code-off");
+    await page.keyboard.press("Escape");
+    await send(page, `Hello ${m}`);
+    await waitForReply(page, `Echo: Hello ${m}`);
+    const [sent] = await upstreamRequests(m);
+    assert.equal((sent.body.tools ?? []).some((t) => t.name === "code_execution"), false, "the code tool was offered");
     assert.deepEqual(page.errors, []);
   });
 });

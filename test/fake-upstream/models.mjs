@@ -8,7 +8,8 @@
 //                         makes the beta a 400 (a compatible server that lacks it)
 import { randomBytes } from "node:crypto";
 
-function model(id, display_name, max_input_tokens, max_tokens, thinking, compaction) {
+/** `code`: "none", "bash" (code execution without programmatic calling) or "repl" (with it, the newer versions). */
+function model(id, display_name, max_input_tokens, max_tokens, thinking, compaction, code = "none") {
   const yes = (supported) => ({ supported });
   return {
     type: "model",
@@ -27,16 +28,18 @@ function model(id, display_name, max_input_tokens, max_tokens, thinking, compact
       image_input: yes(true),
       pdf_input: yes(true),
       citations: yes(true),
+      code_execution: yes(code === "repl"),
+      server_tools: { supported: code !== "none", code_execution: yes(code !== "none"), web_search: yes(code !== "none") },
     },
   };
 }
 
 export const DEFAULT_CATALOG = [
-  model("claude-sonnet-4-6", "Claude Sonnet 4.6", 200_000, 64_000, ["adaptive", "enabled"], true),
-  model("claude-opus-4-6", "Claude Opus 4.6", 200_000, 128_000, ["adaptive", "enabled"], true),
-  model("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, ["enabled"], false),
-  model("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, ["enabled"], false),
-  model("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, ["enabled"], false),
+  model("claude-sonnet-4-6", "Claude Sonnet 4.6", 200_000, 64_000, ["adaptive", "enabled"], true, "repl"),
+  model("claude-opus-4-6", "Claude Opus 4.6", 200_000, 128_000, ["adaptive", "enabled"], true, "repl"),
+  model("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, ["enabled"], false, "bash"),
+  model("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, ["enabled"], false, "bash"),
+  model("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, ["enabled"], false, "bash"),
   model("claude-fake-plain", "Fake model without thinking", 32_000, 4_096, [], false),
   model("claude-fake-small", "Fake model with a small window", 25_000, 4_096, ["enabled"], false),
 ];

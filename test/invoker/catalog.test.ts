@@ -134,7 +134,10 @@ describe("the cache", () => {
       maxOutputTokens: 4_096,
       thinking: ["enabled"],
       compaction: false,
+      codeExecution: null,
     });
+    expect(models.find((m) => m.id === "claude-sonnet-4-6")).toMatchObject({ codeExecution: "code_execution_20260521" });
+    expect(models.find((m) => m.id === "claude-haiku-4-5")).toMatchObject({ codeExecution: "code_execution_20250825" });
     expect(models.find((m) => m.id === "claude-fake-plain")).toMatchObject({ thinking: [], contextWindow: 32_000 });
   });
 

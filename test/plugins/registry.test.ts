@@ -261,7 +261,7 @@ describe("/api/plugins", () => {
       const own = (PLUGINS[i].tools ?? []).map((t) => ({ name: `${PLUGINS[i].name}__${t.name}`, description: t.description }));
       expect(p.tools.slice(0, own.length)).toEqual(own);
       // The API's own tools keep their names.
-      for (const t of p.tools.slice(own.length)) expect(["web_search", "web_fetch", "memory"]).toContain(t.name);
+      for (const t of p.tools.slice(own.length)) expect(["web_search", "web_fetch", "memory", "code_execution"]).toContain(t.name);
     });
     expect(plugins.find((p) => p.name === "web").tools.map((t: any) => t.name)).toEqual(["web_search", "web_fetch"]);
     expect(plugins.find((p) => p.name === "memory").tools.map((t: any) => t.name)).toEqual(["memory"]);

@@ -12,8 +12,8 @@ import type { ThreadRoom } from "../../worker/thread/room";
 import type { CacheStore } from "../../worker/thread/store/cache";
 import { api, createThread, marker, script, settle, Socket, threadObject, upstreamRequests } from "../helpers";
 
-const small: ModelInfo = { id: "claude-fake-small", displayName: "Fake small", contextWindow: 25_000, maxOutputTokens: 4_096, thinking: ["enabled"], compaction: false };
-const big: ModelInfo = { id: "claude-sonnet-4-6", displayName: "Claude Sonnet 4.6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: ["adaptive", "enabled"], compaction: true };
+const small: ModelInfo = { id: "claude-fake-small", displayName: "Fake small", contextWindow: 25_000, maxOutputTokens: 4_096, thinking: ["enabled"], compaction: false, codeExecution: null };
+const big: ModelInfo = { id: "claude-sonnet-4-6", displayName: "Claude Sonnet 4.6", contextWindow: 200_000, maxOutputTokens: 64_000, thinking: ["adaptive", "enabled"], compaction: true, codeExecution: "code_execution_20260521" };
 
 
 /** Runs `fn` with a real CacheStore: the store of an object of its own (built at this first need). */

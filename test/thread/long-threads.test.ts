@@ -31,8 +31,9 @@ describe("the model catalog", () => {
       maxOutputTokens: 64_000,
       thinking: ["enabled"],
       compaction: false,
+      codeExecution: "code_execution_20250825",
     });
-    expect(models.find((m: any) => m.id === "claude-sonnet-4-6")).toMatchObject({ thinking: ["adaptive", "enabled"], compaction: true });
+    expect(models.find((m: any) => m.id === "claude-sonnet-4-6")).toMatchObject({ thinking: ["adaptive", "enabled"], compaction: true, codeExecution: "code_execution_20260521" });
     await expectError(await api("/api/threads", { body: { model: "claude-opus-4-1" } }), 400, "invalid_request");
     await expectError(await api("/api/threads", { body: { model: "<b>x</b>;DROP" } }), 400, "invalid_request");
     // MODELS narrows what the deployment offers.

@@ -1,5 +1,6 @@
 // An object made by an older version opens with its rows intact: schema 8 moved the replay buffer
-// into batches, schema 9 rebuilt messages without a rowid (worker/thread/store/schema.ts).
+// into batches, schema 9 rebuilt messages without a rowid, schema 10 added the thread's code execution
+// switch and container (worker/thread/store/schema.ts).
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThreadRoom } from "../../worker/thread/room";
@@ -46,7 +47,7 @@ describe("an object of schema 7", () => {
         events: sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'events'").toArray().length,
       };
     });
-    expect(seen.schema).toBe("9");
+    expect(seen.schema).toBe("10");
     expect(seen.table).toMatch(/WITHOUT ROWID$/);
     expect(seen.messages).toEqual([
       { id: "msg_q", content: "a question", client_message_id: "cid-1", parent_id: null },

@@ -34,6 +34,7 @@ const patchBody = z
     timezone: timezone.optional(),
     projectId: projectId.nullable().optional(),
     mcpOff: z.array(z.string().min(1).max(64)).max(100).optional(),
+    codeExecution: z.boolean().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "Give at least one of name, model, status, instructions, timezone, projectId");
 const listQuery = z.object({ status: status.optional(), limit: limitParam(50, 200), cursor: z.string().optional() });

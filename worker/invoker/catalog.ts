@@ -10,22 +10,28 @@ const DAY_MS = 24 * 60 * 60_000;
 const RETRY_MS = 10 * 60_000;
 const FETCH_TIMEOUT_MS = 3_000;
 
-const entry = (id: string, displayName: string, contextWindow: number, maxOutputTokens: number, thinking: ModelInfo["thinking"], compaction: boolean): ModelInfo => ({
-  id, displayName, contextWindow, maxOutputTokens, thinking, compaction,
-});
+const entry = (
+  id: string,
+  displayName: string,
+  contextWindow: number,
+  maxOutputTokens: number,
+  thinking: ModelInfo["thinking"],
+  compaction: boolean,
+  codeExecution: ModelInfo["codeExecution"] = null,
+): ModelInfo => ({ id, displayName, contextWindow, maxOutputTokens, thinking, compaction, codeExecution });
 
 /** The current Claude models as last known, used when the Models API cannot be reached. */
 export const BUILT_IN_MODELS: ModelInfo[] = [
-  entry("claude-sonnet-4-6", "Claude Sonnet 4.6", 200_000, 64_000, ["adaptive", "enabled"], true),
-  entry("claude-opus-4-6", "Claude Opus 4.6", 200_000, 128_000, ["adaptive", "enabled"], true),
-  entry("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, ["enabled"], false),
-  entry("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, ["enabled"], false),
-  entry("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, ["enabled"], false),
+  entry("claude-sonnet-4-6", "Claude Sonnet 4.6", 200_000, 64_000, ["adaptive", "enabled"], true, "code_execution_20260521"),
+  entry("claude-opus-4-6", "Claude Opus 4.6", 200_000, 128_000, ["adaptive", "enabled"], true, "code_execution_20260521"),
+  entry("claude-haiku-4-5", "Claude Haiku 4.5", 200_000, 64_000, ["enabled"], false, "code_execution_20250825"),
+  entry("claude-sonnet-4-5", "Claude Sonnet 4.5", 200_000, 64_000, ["enabled"], false, "code_execution_20250825"),
+  entry("claude-opus-4-5", "Claude Opus 4.5", 200_000, 64_000, ["enabled"], false, "code_execution_20250825"),
 ];
 
 /** A model the catalog does not list: asked for nothing it might refuse. */
 export function unknownModel(id: string): ModelInfo {
-  return entry(id, id, 100_000, 8_192, [], false);
+  return entry(id, id, 100_000, 8_192, [], false, null);
 }
 
 export function fromApi(m: Anthropic.ModelInfo): ModelInfo {
@@ -40,7 +46,18 @@ export function fromApi(m: Anthropic.ModelInfo): ModelInfo {
     maxOutputTokens: m.max_tokens ?? 8_192,
     thinking,
     compaction: caps?.context_management.compact_20260112?.supported ?? false,
+    codeExecution: codeExecutionOf(caps),
   };
+}
+
+/**
+ * The code execution tool's version a model takes, as far as its capabilities say: none without the
+ * server tool; the newest (REPL state kept across requests that reuse the container) where code can
+ * call the request's other tools, which came with it; else the first version that runs bash.
+ */
+function codeExecutionOf(caps: Anthropic.ModelInfo["capabilities"] | undefined): ModelInfo["codeExecution"] {
+  if (!caps?.server_tools?.code_execution?.supported) return null;
+  return caps.code_execution?.supported ? "code_execution_20260521" : "code_execution_20250825";
 }
 
 interface Held {

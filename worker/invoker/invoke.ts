@@ -6,12 +6,13 @@ import { fitFiles } from "./file-fit";
 import { RefusedFiles } from "./refused-files";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
-import { buildParams, refusesCompaction, type RequestSpec } from "./request";
+import { buildParams, containerGone, refusesCompaction, type RequestSpec } from "./request";
 import {
   addUsage,
   emptyUsage,
   type ApiContent,
   type ApiMessage,
+  type Container,
   type InvokeResult,
   type ModelTool,
   type ResumePoint,
@@ -54,10 +55,19 @@ export interface InvokeRequest {
    * there, as the request's failure would (the spend cap reserves each request's worst case).
    */
   beforeRound?(messages: ApiMessage[]): Promise<void>;
+  /** The code execution container the thread's last run used, to run in again (its files, its variables). */
+  container?: string | null;
   onEvent(e: StreamEvent): void;
   /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
   onContentEnd?(): void;
   signal: AbortSignal;
+}
+
+/** The container a run asked for, the one its requests ran in, and whether the one asked for was gone. */
+interface ContainerUse {
+  asked: string | null;
+  ran: Container | null;
+  replaced: boolean;
 }
 
 export interface InvokerOptions {
@@ -134,6 +144,8 @@ export class Invoker {
     let firstInputTokens = 0;
     // What the request in flight has cost so far: a failed or stopped run is billed for it too.
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
+    // A run's requests share one container: the first names the thread's, the next the one it got.
+    const container: ContainerUse = { asked: req.container ?? null, ran: null, replaced: false };
     const pointAt = (done: Anthropic.ToolResultBlockParam[]) => (): ResumePoint => ({ turns: [...turns], output: answer.text, usage: addUsage(usage, progress.usage), toolCalls, done: [...done] });
     try {
       if (from) {
@@ -150,7 +162,7 @@ export class Invoker {
           answer.toolsRan();
           await req.beforeRound?.(messages);
         }
-        const reply = await this.request(req, messages, lastRound, answer.event, progress);
+        const reply = await this.request(req, messages, lastRound, answer.event, progress, container);
         if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
         progress.usage = emptyUsage();
@@ -167,7 +179,8 @@ export class Invoker {
     } catch (err) {
       throw failure(err, req.signal, answer.text, turns, answer.text.slice(requestStart), addUsage(usage, progress.usage));
     }
-    return { output: answer.text, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens };
+    const ran = container.ran ? { ...container.ran, replaced: container.replaced } : null;
+    return { output: answer.text, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens, container: ran };
   }
 
   private async request(
@@ -176,6 +189,7 @@ export class Invoker {
     lastRound: boolean,
     onEvent: (e: StreamEvent) => void,
     progress: StreamProgress,
+    container: ContainerUse,
   ): Promise<StreamedMessage> {
     const spec: RequestSpec = {
       model: req.model,
@@ -187,6 +201,7 @@ export class Invoker {
       thinking: req.thinking === undefined ? this.opts.thinking : req.thinking,
       maxTokens: req.maxTokens ?? this.opts.maxTokens,
       compactAt: Date.now() - this.compactionRefusedAt < COMPACTION_REFUSAL_MS ? null : (req.compactAt ?? null),
+      container: container.ran?.id ?? container.asked,
     };
     const onBlock = (e: ReadEvent) => {
       if (e.type === "compaction") req.onCompaction?.();
@@ -204,8 +219,19 @@ export class Invoker {
             ? await this.client.messages.create(params, { signal: req.signal })
             : await this.client.beta.messages.create(params as never, { signal: req.signal });
         this.refusedFiles.accepted(params.messages as ApiMessage[]);
-        return await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
+        const reply = await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
+        if (reply.container) container.ran = reply.container;
+        return reply;
       } catch (err) {
+        if (spec.container && !progress.started && containerGone(err)) {
+          // Its container expired: the request goes again at once, in a new one.
+          spec.container = null;
+          container.asked = null;
+          container.ran = null;
+          container.replaced = true;
+          attempt--;
+          continue;
+        }
         if (spec.compactAt !== null && refusesCompaction(err)) {
           // A server without the beta: this request goes again without it, and the next ones leave it out.
           this.compactionRefusedAt = Date.now();

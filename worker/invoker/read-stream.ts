@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { CutStreamError } from "./errors";
 import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
-import { addUsage, emptyUsage, usageOf, type ApiContent, type CompactionBlock, type StreamEvent, type Usage } from "./types";
+import { addUsage, emptyUsage, usageOf, type ApiContent, type CompactionBlock, type Container, type StreamEvent, type Usage } from "./types";
 
 // The beta's event types: a superset of the plain ones, and the only ones that name compaction.
 type Event = Anthropic.Beta.BetaRawMessageStreamEvent;
@@ -27,6 +27,8 @@ export interface StreamedMessage {
   content: ApiContent[];
   usage: Usage;
   stopReason: string | null;
+  /** The code execution container the response ran in (message_delta names it), or null. */
+  container: Container | null;
 }
 
 /** How far a response got: whether the user saw any of it, and what it has cost so far. */
@@ -52,6 +54,7 @@ class Reader {
   private readonly blocks: Block[] = [];
   private usage = emptyUsage();
   private stopReason: string | null = null;
+  private container: Container | null = null;
   private stopped = false;
 
   constructor(
@@ -85,7 +88,7 @@ class Reader {
 
   end(): StreamedMessage {
     if (!this.stopped) throw new CutStreamError("stream ended before message_stop");
-    return { content: toParams(this.blocks), usage: this.usage, stopReason: this.stopReason };
+    return { content: toParams(this.blocks), usage: this.usage, stopReason: this.stopReason, container: this.container };
   }
 
   /**
@@ -150,6 +153,8 @@ class Reader {
   /** Its counts are the response's totals so far; one it leaves out stays as message_start gave it. */
   private messageDelta(ev: Anthropic.Beta.BetaRawMessageDeltaEvent): void {
     this.stopReason = ev.delta.stop_reason ?? this.stopReason;
+    const container = (ev.delta as { container?: { id?: unknown; expires_at?: unknown } | null }).container;
+    if (typeof container?.id === "string") this.container = { id: container.id, expiresAt: Date.parse(String(container.expires_at)) || 0 };
     const usage = addUsage(usageOf(ev.usage, this.usage), compactionUsage(ev.usage.iterations));
     const serverToolUses = serverToolUsage(ev.usage.server_tool_use);
     if (serverToolUses) usage.serverToolUses = serverToolUses;

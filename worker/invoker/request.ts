@@ -23,6 +23,8 @@ export interface RequestSpec {
   maxTokens: number;
   /** Compaction's trigger in input tokens, or null when compaction is off for this request. */
   compactAt: number | null;
+  /** The code execution container to run in (its files and variables), or null for a new one. */
+  container: string | null;
 }
 
 /** Thinking as `setting` (THINKING) asks and as the model accepts it; null where it takes neither. */
@@ -86,11 +88,21 @@ export function buildParams(spec: RequestSpec): Anthropic.MessageCreateParamsStr
     if (spec.toolsOff) params.tool_choice = { type: "none" };
   }
   if (spec.thinking) params.thinking = spec.thinking;
+  if (spec.container) params.container = spec.container;
   if (spec.compactAt !== null) {
     params.context_management = { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: spec.compactAt } }] };
     params.betas = [COMPACTION_BETA];
   }
   return params;
+}
+
+/**
+ * The API's answer to a request that names a container that expired or is unknown: the request goes
+ * again without it, and a new container takes its place.
+ */
+export function containerGone(err: unknown): boolean {
+  const e = err as { status?: number; message?: string };
+  return (e?.status === 400 || e?.status === 404) && /container/i.test(e.message ?? "") && /expired|not found|no longer/i.test(e.message ?? "");
 }
 
 /** A 400 that says the server does not take the compaction beta (a compatible server without it). */

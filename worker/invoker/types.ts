@@ -57,7 +57,13 @@ export interface CustomTool {
 }
 
 /** A tool the Messages API defines, sent as its definition: Anthropic runs web search and fetch; the app runs memory. */
-export type BuiltinTool = Anthropic.WebSearchTool20250305 | Anthropic.WebFetchTool20250910 | Anthropic.MemoryTool20250818;
+export type BuiltinTool =
+  | Anthropic.WebSearchTool20250305
+  | Anthropic.WebFetchTool20250910
+  | Anthropic.MemoryTool20250818
+  | Anthropic.CodeExecutionTool20250825
+  | Anthropic.CodeExecutionTool20260120
+  | Anthropic.CodeExecutionTool20260521;
 
 export type ModelTool = CustomTool | BuiltinTool;
 
@@ -82,6 +88,12 @@ export interface ResumePoint {
   done: Anthropic.ToolResultBlockParam[];
 }
 
+/** A code execution container: its id, and when the API said it expires (epoch ms). */
+export interface Container {
+  id: string;
+  expiresAt: number;
+}
+
 export interface InvokeResult {
   /** All the text of the run, across tool turns. */
   output: string;
@@ -94,4 +106,9 @@ export interface InvokeResult {
   toolCalls: number;
   /** Input tokens of the run's first request, as the API counted them (calibrates the estimate). */
   firstInputTokens: number;
+  /**
+   * The code execution container the run's requests ran in (null: none), and whether the one it
+   * was asked to reuse had gone (expired), so a new one took its place.
+   */
+  container: (Container & { replaced: boolean }) | null;
 }

@@ -7,6 +7,7 @@ import type {
   EventName,
   Message,
   MessageMetadata,
+  ModelInfo,
   PipelineStep,
   RunErrorCode,
   StreamEvent,
@@ -170,11 +171,25 @@ export interface ToolDefinition<I = any> {
  * search, web fetch) and the stream carries its blocks; the app carries out a client one (memory)
  * through `handler`, as it does a plugin's own tool.
  */
+/** What a request's tools are for: a per-request builtin tool reads it. */
+export interface ToolRequest {
+  model: ModelInfo;
+  thread: Thread;
+  /** The deployment offers code execution (CODE_EXECUTION). */
+  codeExecution: boolean;
+  /** The offline stand-in model answers: no server tool is run. */
+  offline: boolean;
+}
+
 export interface BuiltinToolDefinition<S = any> {
   /** Shown on the plugins page. */
   description: string;
-  /** The definition as this plugin's settings make it; null: not offered. */
-  definition(settings: S): BuiltinTool | null;
+  /**
+   * The definition as this plugin's settings make it; null: not offered. With `perRequest`, made
+   * again for each request from what it is for (the model's version of the tool, the thread's switch).
+   */
+  definition(settings: S, request?: ToolRequest): BuiltinTool | null;
+  perRequest?: boolean;
   handler?: ToolDefinition["handler"];
 }
 

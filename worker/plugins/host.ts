@@ -1,9 +1,10 @@
 // The plugins of one thread object: their hooks, registered once, filtered by what is enabled, and
 // run through the runner HOOK_RUNNERS names for each hook.
-import type { ModelTool, ToolOutcome } from "../invoker/types";
+import type { BuiltinTool, ModelTool, ToolOutcome } from "../invoker/types";
 import type { Logger } from "../lib/logger";
 import {
   HOOK_RUNNERS,
+  type BuiltinToolDefinition,
   type ChainHook,
   type FirstTrueHook,
   type HookArgs,
@@ -14,6 +15,7 @@ import {
   type PluginDefinition,
   type ToolCall,
   type ToolDefinition,
+  type ToolRequest,
   type ValidateHook,
 } from "./contract";
 import { defaultSettings, type PluginConfig } from "./registry";
@@ -37,6 +39,8 @@ export class PluginHost {
   private entryCache = new Map<HookName, HookEntry<any>[]>();
   private toolIndex = new Map<string, { plugin: Registered; handler: ToolDefinition["handler"]; asks?: boolean }>();
   private modelTools: ModelTool[] = [];
+  /** Builtin tools whose definition each request makes (BuiltinToolDefinition.perRequest). */
+  private perRequest: { plugin: Registered; builtin: BuiltinToolDefinition }[] = [];
   /** Tools whose description their plugin makes from the thread, by name. */
   private described = new Map<string, () => string>();
   private started: Promise<void> | null = null;
@@ -112,13 +116,19 @@ export class PluginHost {
 
   // --- tools ---------------------------------------------------------------------------------
 
-  /** The run's tools; a description a plugin makes from its thread is made now (the thread may have changed). */
-  tools(): ModelTool[] {
-    if (this.described.size === 0) return this.modelTools;
-    return this.modelTools.map((t) => {
+  /**
+   * The run's tools; a description a plugin makes from its thread is made now (the thread may have
+   * changed), and so is a builtin made for each request, after the others (the cached prefix keeps
+   * its order for the same thread and model).
+   */
+  tools(request?: ToolRequest): ModelTool[] {
+    const described = this.described.size === 0 ? this.modelTools : this.modelTools.map((t) => {
       const describe = this.described.get(t.name);
       return describe ? { ...t, description: describe() } : t;
     });
+    if (!request || this.perRequest.length === 0) return described;
+    const made = this.perRequest.map(({ plugin, builtin }) => builtin.definition(plugin.config.settings, request));
+    return [...described, ...made.filter((d): d is BuiltinTool => d !== null)];
   }
 
   /** Whether the tool's calls wait for the user's approval first (ToolDefinition.asks). */
@@ -166,6 +176,7 @@ export class PluginHost {
     }
     this.toolIndex = new Map();
     this.modelTools = [];
+    this.perRequest = [];
     this.described = new Map();
     for (const p of enabled) {
       for (const tool of p.def.tools ?? []) {
@@ -176,6 +187,10 @@ export class PluginHost {
         if (describe) this.described.set(name, () => describe.call(tool, p.ctx));
       }
       for (const builtin of p.def.builtinTools ?? []) {
+        if (builtin.perRequest) {
+          this.perRequest.push({ plugin: p, builtin });
+          continue;
+        }
         const definition = builtin.definition(p.config.settings);
         if (!definition) continue;
         this.modelTools.push(definition);

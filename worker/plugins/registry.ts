@@ -11,6 +11,7 @@ import { delegationPlugin } from "./delegation";
 import { metricsPlugin } from "./metrics";
 import { titlesPlugin } from "./titles";
 import { webPlugin } from "./web";
+import { codePlugin } from "./code";
 import { memoryPlugin } from "./memory";
 import { validatorPlugin } from "./validator";
 import { schedulePlugin } from "./schedule";
@@ -21,6 +22,7 @@ export const PLUGINS: PluginDefinition<any>[] = [
   contextPlugin,
   timePlugin,
   webPlugin,
+  codePlugin,
   memoryPlugin,
   delegationPlugin,
   validatorPlugin,

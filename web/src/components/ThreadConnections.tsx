@@ -33,7 +33,7 @@ export function ThreadConnections({ thread }: { thread: Thread }) {
   };
 
   return (
-    <fieldset className="settings-section thread-connections" data-testid="thread-connections">
+    <fieldset className="settings-section settings-fieldset thread-connections" data-testid="thread-connections">
       <legend className="field-label">Connections</legend>
       <p className="muted small">
         The tools of your MCP servers, offered to the model in this thread. <Link href={CONNECTIONS_PATH}>Manage connections</Link>

@@ -9,6 +9,7 @@ import { ModalDialog } from "./ModalDialog";
 import { ModelSelect } from "./ModelSelect";
 import { ScheduleList } from "./ScheduleList";
 import { ShareSettings } from "./ShareSettings";
+import { ThreadCodeExecution } from "./ThreadCodeExecution";
 import { ThreadConnections } from "./ThreadConnections";
 import { ThreadProject } from "./ThreadProject";
 
@@ -151,6 +152,8 @@ export function ThreadSettings({ thread, onClose }: { thread: Thread; onClose: (
         <ThreadProject thread={thread} />
 
         <ThreadConnections thread={thread} />
+
+        <ThreadCodeExecution thread={thread} />
 
         <ScheduleList thread={thread} />
 

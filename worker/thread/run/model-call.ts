@@ -6,7 +6,7 @@ import { refBlock } from "../../invoker/attachment-refs";
 import { RunError } from "../../invoker/errors";
 import { InvokeFailure, type InvokeRequest } from "../../invoker/invoke";
 import { thinkingFor } from "../../invoker/request";
-import type { ApiContent, ApiMessage, InvokeResult, ResumePoint, ToolRun } from "../../invoker/types";
+import type { ApiContent, ApiMessage, InvokeResult, ModelTool, ResumePoint, ToolRun } from "../../invoker/types";
 import { approvedFirst } from "../approvals";
 import { callOffered, definitions, offeredTools, type RunHold } from "./mcp-tools";
 import type { RunInfo, StructuredPrompt } from "../../plugins/contract";
@@ -70,7 +70,8 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
   const attachments = message.attachments?.map(refBlock) ?? [];
   const project = projectBlocks(deps);
   const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
-  const tools = [...deps.plugins.tools(), ...definitions(offered)];
+  const tools = [...deps.plugins.tools({ model, thread: run.thread, codeExecution: config.codeExecution, offline: invoker.offline }), ...definitions(offered)];
+  const container = runsCode(tools) ? keptContainer(deps) : undefined;
   // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
   const system = [prompt.system, threadSection(run.thread)];
   const request: Omit<InvokeRequest, "history" | "compactAt"> = {
@@ -87,6 +88,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
       return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
     },
     beforeRound: (messages) => reserveRequest(deps, run, () => messagesTokens(messages)),
+    ...(container !== undefined ? { container } : {}),
     onEvent: (e) => rec.stream(e),
     onContentEnd: () => rec.flush(),
     signal,
@@ -118,6 +120,7 @@ export async function callModel(
     try {
       const result = await invoker.invoke({ ...request, history, compactAt });
       calibration.observe(result.firstInputTokens, fixed + estimate);
+      if (ranCode(result.turns)) keepContainer(deps, run, request.container, result.container);
       return result;
     } catch (err) {
       const limit = err instanceof InvokeFailure && err.error.promptTooLong && !err.output ? parseTooLong(err.error.message) : null;
@@ -132,4 +135,31 @@ export async function callModel(
       }
     }
   }
+}
+
+/** Whether the request offers the code execution tool (the code plugin's, at any version). */
+const runsCode = (tools: ModelTool[]) => tools.some((t) => "type" in t && typeof t.type === "string" && t.type.startsWith("code_execution_"));
+
+const CODE_TOOLS = new Set(["code_execution", "bash_code_execution", "text_editor_code_execution"]);
+
+/** Whether the model ran code in these turns (a container then holds what it did). */
+const ranCode = (turns: ApiMessage[]) =>
+  turns.some((t) => t.role === "assistant" && Array.isArray(t.content) && t.content.some((b) => b.type === "server_tool_use" && CODE_TOOLS.has(b.name)));
+
+/** The thread's container to run in again, or null for a new one (none yet, or past its expiry). */
+function keptContainer(deps: RunParts): string | null {
+  const kept = deps.store.thread.get()?.container;
+  return kept && kept.expiresAt > Date.now() ? kept.id : null;
+}
+
+/**
+ * The container the run ran in is the thread's next run's; the clients hear whether it is new, the
+ * one before (its files and variables are there), or new because the one before had expired.
+ */
+function keepContainer(deps: RunParts, run: RunInfo, asked: string | null | undefined, ran: InvokeResult["container"]): void {
+  if (!ran) return;
+  const before = deps.store.thread.get()?.container ?? null;
+  const status = ran.replaced || (before && before.id !== ran.id) ? "expired" : asked === ran.id ? "reused" : "new";
+  deps.store.thread.update({ container: { id: ran.id, expiresAt: ran.expiresAt } }, Date.now());
+  deps.events.emit("code:container", { threadId: run.threadId, status });
 }

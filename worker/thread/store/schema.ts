@@ -18,7 +18,7 @@
 //   tickets   one-use tickets that open a socket without a token in its URL
 //   meta      schema version, tombstone
 
-const SCHEMA_VERSION = "9";
+const SCHEMA_VERSION = "10";
 
 // Keyed by id without a rowid, and the client's id indexed only where there is one: a message costs
 // three rows written (the row, the time and parent indexes), not five; most are activity, with none.
@@ -111,6 +111,9 @@ export function migrate(sql: SqlStorage): void {
     sql.exec("INSERT OR IGNORE INTO replay (first_seq, last_seq, frames) SELECT seq, seq, json_array(frame) FROM events");
     sql.exec("DROP TABLE events");
   }
+  // Version 10: the thread's code execution switch, and the container its runs reuse (JSON).
+  if (!columnExists(sql, "thread", "code_execution")) sql.exec("ALTER TABLE thread ADD COLUMN code_execution INTEGER");
+  if (!columnExists(sql, "thread", "container")) sql.exec("ALTER TABLE thread ADD COLUMN container TEXT");
   if (version !== SCHEMA_VERSION) sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", SCHEMA_VERSION);
 }
 

@@ -7,11 +7,13 @@ export interface ThreadRecord extends Thread {
   source: string;
   /** True once a person named the thread: automatic titles never overwrite it. */
   named: boolean;
+  /** The code execution container its last run used (reused by the next), with when it expires. */
+  container?: { id: string; expiresAt: number } | null;
   updatedAt: number;
 }
 
 export type ThreadPatch = Partial<
-  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone" | "projectId" | "mcpOff">
+  Pick<ThreadRecord, "name" | "model" | "status" | "instructions" | "sessionId" | "headId" | "lastActivity" | "named" | "timezone" | "projectId" | "mcpOff" | "codeExecution" | "container">
 >;
 
 type Row = {
@@ -30,6 +32,8 @@ type Row = {
   timezone: string | null;
   project_id: string | null;
   mcp_off: string | null;
+  code_execution: number | null;
+  container: string | null;
   last_activity: number;
   created_at: number;
   updated_at: number;
@@ -47,7 +51,17 @@ const COLUMNS: Record<keyof ThreadPatch, keyof Row> = {
   timezone: "timezone",
   projectId: "project_id",
   mcpOff: "mcp_off",
+  codeExecution: "code_execution",
+  container: "container",
 };
+
+/** A patch's value as its column holds it. */
+function columnValue(k: keyof ThreadPatch, patch: ThreadPatch): SqlStorageValue {
+  const v = patch[k];
+  if (k === "named" || k === "codeExecution") return v ? 1 : 0;
+  if (k === "mcpOff" || k === "container") return v === null ? null : JSON.stringify(v);
+  return v as SqlStorageValue;
+}
 
 /** The one thread row, read once and kept in memory: every request and run reads it. */
 export class ThreadRow {
@@ -83,7 +97,7 @@ export class ThreadRow {
     if (!current) throw new Error("no thread row");
     const keys = (Object.keys(patch) as (keyof ThreadPatch)[]).filter((k) => patch[k] !== undefined);
     const sets = [...keys.map((k) => `${COLUMNS[k]} = ?`), "updated_at = ?"].join(", ");
-    const values = keys.map((k) => (k === "named" ? (patch.named ? 1 : 0) : k === "mcpOff" ? JSON.stringify(patch.mcpOff) : patch[k]));
+    const values = keys.map((k) => columnValue(k, patch));
     this.sql.exec(`UPDATE thread SET ${sets}`, ...values, now);
     this.cached = { ...current, ...Object.fromEntries(keys.map((k) => [k, patch[k]])), updatedAt: now };
     return this.cached;
@@ -117,6 +131,8 @@ function fromRow(r: Row): ThreadRecord {
     ...(r.timezone ? { timezone: r.timezone } : {}),
     projectId: r.project_id,
     ...(r.mcp_off ? { mcpOff: JSON.parse(r.mcp_off) as string[] } : {}),
+    ...(r.code_execution !== null && r.code_execution !== undefined ? { codeExecution: r.code_execution === 1 } : {}),
+    container: r.container ? (JSON.parse(r.container) as { id: string; expiresAt: number }) : null,
     lastActivity: r.last_activity,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -140,12 +156,13 @@ export function publicThread(t: ThreadRecord): Thread {
     ...(t.timezone ? { timezone: t.timezone } : {}),
     projectId: t.projectId ?? null,
     ...(t.mcpOff?.length ? { mcpOff: t.mcpOff } : {}),
+    ...(t.codeExecution === false ? { codeExecution: false } : {}),
     ...(t.pendingApprovals?.length ? { pendingApprovals: t.pendingApprovals } : {}),
   };
 }
 
 /** What a person may change of a thread. */
-export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone" | "projectId" | "mcpOff">>;
+export type ThreadEdits = Partial<Pick<Thread, "name" | "model" | "status" | "instructions" | "timezone" | "projectId" | "mcpOff" | "codeExecution">>;
 
 /** What a new thread is made of, besides its id and owner. */
 export type ThreadInit = Partial<Pick<NewThread, "parentThreadId" | "source">> & Pick<NewThread, "name" | "kind" | "model"> & { named?: boolean; timezone?: string; projectId?: string };
