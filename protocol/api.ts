@@ -1,7 +1,7 @@
 // The HTTP half of PROTOCOL.md as one route map: what each route takes and answers. The Worker's
 // routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
 // typed from the same map, so both sides compile against one declaration.
-import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, ModelInfo, PluginInfo, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
+import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, ModelInfo, PluginInfo, ProducedFile, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
 import type { Attachment, Message, MessageKind, TaskStatus, Thread, ThreadKind, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 
@@ -96,6 +96,7 @@ export interface Api {
   "GET /api/shared/:shareId": { response: SharedThread };
   "GET /api/shared/:shareId/files/:fileId": { response: Blob };
   "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
+  "GET /api/threads/:id/files": { response: { files: ProducedFile[] } };
   "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
   "POST /api/mcp/servers": { body: McpServerBody; response: { server: McpServer } };
   "GET /api/mcp/servers": { response: { servers: McpServer[] } };

@@ -2,7 +2,7 @@
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
 import type { PendingApproval } from "./mcp";
-import type { ArtifactInfo, Task } from "./resources";
+import type { ArtifactInfo, ProducedFile, Task } from "./resources";
 import type { Citation, Message, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
@@ -81,6 +81,21 @@ export interface EventMap {
    * files and variables are still there), or a new one because the last had expired.
    */
   "code:container": { threadId: string; status: "new" | "reused" | "expired" };
+  /**
+   * A code run ended: its output, and the files it wrote that the thread kept; a file it could not
+   * keep (the storage quota, its size, the Files API) is named in `skipped` with the reason.
+   */
+  "code:output": {
+    threadId: string;
+    runId: string;
+    toolUseId: string;
+    stdout?: string;
+    stderr?: string;
+    returnCode?: number;
+    error?: string;
+    files: ProducedFile[];
+    skipped?: { name: string; reason: string }[];
+  };
 }
 
 export type EventName = keyof EventMap;

@@ -156,6 +156,17 @@ export interface ModelInfo {
   codeExecution: CodeExecutionVersion | null;
 }
 
+/** A file the model's code wrote in a thread (PROTOCOL.md, "Code execution"), kept in R2. */
+export interface ProducedFile {
+  id: string;
+  threadId: string;
+  runId: string;
+  name: string;
+  mediaType: string;
+  bytes: number;
+  createdAt: number;
+}
+
 /** The code execution tool's versions this app offers (each runs bash and edits files). */
 export const CODE_EXECUTION_VERSIONS = ["code_execution_20250825", "code_execution_20260120", "code_execution_20260521"] as const;
 export type CodeExecutionVersion = (typeof CODE_EXECUTION_VERSIONS)[number];

@@ -182,6 +182,7 @@ const PROBES: Record<Route, Probe> = {
   "PATCH /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
   "GET /api/threads/:id/artifacts": notFound((i) => `/api/threads/${i.thread}/artifacts`),
+  "GET /api/threads/:id/files": notFound((i) => `/api/threads/${i.thread}/files`),
   "POST /api/projects": async (ids) => {
     expect((await bob("/api/projects", { body: { name: "bob's" } })).status).toBe(201);
     // Nor can his threads join hers.

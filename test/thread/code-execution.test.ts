@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { configOf } from "../../worker/env";
 import { codePlugin } from "../../worker/plugins/code";
 import { BUILT_IN_MODELS, unknownModel } from "../../worker/invoker/catalog";
+import { pngOf } from "../images";
 import { api, createThread, json, marker, script, settle, Socket, upstream, upstreamRequests } from "../helpers";
 
 const codeTool = (body: any) => (body.tools ?? []).find((t: any) => t.name === "code_execution");
@@ -71,6 +72,37 @@ describe("the code plugin", () => {
     const ends = ws.events().filter((f) => f.event === "pipeline:complete" || f.event === "pipeline:error");
     expect(ends.map((f) => f.event)).toEqual(["pipeline:complete", "pipeline:complete", "pipeline:complete"]);
     expect(ws.events("code:container").map((f) => f.data.status)).toEqual(["new", "reused", "expired"]);
+    ws.close();
+    await settle();
+  });
+
+  it("a chart the code wrote is fetched from the Files API, kept in R2, listed with the thread's files and downloaded", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const png = pngOf(64, 48);
+    const m = marker("chart");
+    const files = [{ name: "chart.png", mediaType: "image/png", base64: png }];
+    await script(m, [{ kind: "code", command: "python3 plot.py", stdout: "saved chart.png\n", returnCode: 0, files, answer: "Here is the chart." } as any]);
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: `plot it ${m}` } });
+    await ws.waitForRunEnd(1, 20_000);
+    const runId = ws.events("pipeline:start")[0].data.runId;
+    const [output] = ws.events("code:output").map((f) => f.data);
+    expect(output).toMatchObject({ threadId: thread.id, runId, stdout: "saved chart.png\n", returnCode: 0 });
+    expect(output.files).toEqual([{ id: expect.stringMatching(/^fil_/), threadId: thread.id, runId, name: "chart.png", mediaType: "image/png", bytes: expect.any(Number), createdAt: expect.any(Number) }]);
+    // It went out before the run completed: the run's end waited for the file.
+    const order = ws.events().map((f) => f.event);
+    expect(order.indexOf("code:output")).toBeLessThan(order.indexOf("pipeline:complete"));
+
+    const listed = await json(api(`/api/threads/${thread.id}/files`));
+    expect(listed.files).toEqual(output.files);
+    const res = await api(`/api/threads/${thread.id}/files/${output.files[0].id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="chart.png"');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(btoa(String.fromCharCode(...bytes))).toBe(png);
+    expect(output.files[0].bytes).toBe(bytes.byteLength);
+    expect((await api(`/api/threads/${thread.id}/files/fil_nothere`)).status).toBe(404);
     ws.close();
     await settle();
   });

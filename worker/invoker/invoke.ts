@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { AnswerText } from "./answer-text";
+import type { CodeResult } from "./code-result";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitFiles } from "./file-fit";
@@ -57,10 +58,19 @@ export interface InvokeRequest {
   beforeRound?(messages: ApiMessage[]): Promise<void>;
   /** The code execution container the thread's last run used, to run in again (its files, its variables). */
   container?: string | null;
+  /** A code run ended (its result block is whole): its output and the ids of the files it wrote. */
+  onCodeResult?(result: CodeResult): void;
   onEvent(e: StreamEvent): void;
   /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
   onContentEnd?(): void;
   signal: AbortSignal;
+}
+
+/** A produced file's name, type and bytes, as the Files API gave them. */
+export interface ProducedBytes {
+  name: string;
+  mediaType: string;
+  bytes: ArrayBuffer;
 }
 
 /** The container a run asked for, the one its requests ran in, and whether the one asked for was gone. */
@@ -111,6 +121,18 @@ export class Invoker {
     /** True for the offline stand-in: its catalog is the built-in one, and it takes no thinking. */
     readonly offline = false,
   ) {}
+
+  /**
+   * A file the model's code wrote, from the Files API: its name, type and bytes, read up to
+   * `maxBytes` (a larger one is refused by its size before its bytes are read).
+   */
+  async producedFile(fileId: string, maxBytes: number, signal?: AbortSignal): Promise<ProducedBytes | { tooLarge: true; name: string; bytes: number }> {
+    const meta = await this.client.beta.files.retrieveMetadata(fileId, {}, { signal });
+    if (meta.size_bytes > maxBytes) return { tooLarge: true, name: meta.filename, bytes: meta.size_bytes };
+    const res = await this.client.beta.files.download(fileId, {}, { signal });
+    const bytes = await res.arrayBuffer();
+    return { name: meta.filename, mediaType: meta.mime_type || "application/octet-stream", bytes };
+  }
 
   /** The catalog entry of `model`, which every request to it is built from. */
   modelInfo(model: string): Promise<ModelInfo> {
@@ -207,6 +229,7 @@ export class Invoker {
       if (e.type === "compaction") req.onCompaction?.();
       else if (e.type === "content_end") req.onContentEnd?.();
       else if (e.type === "cited") onEvent({ type: "citations", at: -1, citations: e.citations }); // `at` is the invoker's to set
+      else if (e.type === "code_result") req.onCodeResult?.(e.result);
       else onEvent(e);
     };
     for (let attempt = 1, leftOut = 0; ; attempt++) {

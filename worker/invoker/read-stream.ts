@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { codeResultOf, type CodeResult } from "./code-result";
 import { CutStreamError } from "./errors";
 import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
 import { addUsage, emptyUsage, usageOf, type ApiContent, type CompactionBlock, type Container, type StreamEvent, type Usage } from "./types";
@@ -21,7 +22,12 @@ type Block =
  * What the reader tells as it goes: client events, and markers the invoker acts on (`content_end`:
  * a text or thinking block is whole, so what a caller buffers of it for sockets can go).
  */
-export type ReadEvent = StreamEvent | { type: "compaction" } | { type: "cited"; citations: Citation[] } | { type: "content_end" };
+export type ReadEvent =
+  | StreamEvent
+  | { type: "compaction" }
+  | { type: "cited"; citations: Citation[] }
+  | { type: "content_end" }
+  | { type: "code_result"; result: CodeResult };
 
 export interface StreamedMessage {
   content: ApiContent[];
@@ -140,6 +146,8 @@ class Reader {
       case "verbatim": {
         const result = serverToolResult(block.raw);
         if (result) this.shown(result);
+        const code = codeResultOf(block.raw);
+        if (code) this.onEvent({ type: "code_result", result: code });
         return;
       }
       case "text":

@@ -64,7 +64,8 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   });
   const calibration = new Calibration(store.cache);
   const files = new FileBlocks(meter.calls(env.FILES, "r2"), store.files, () => stepZero.current?.project?.files ?? []);
-  const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user };
+  const bucket = meter.calls(env.FILES, "r2");
+  const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user, bucket };
   const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
   const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
   const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger, hasAccess: (userId) => stillHasAccess(env, userId) });

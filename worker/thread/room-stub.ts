@@ -11,6 +11,8 @@ export type RoomApi = Pick<
   | "messages"
   | "exportBranch"
   | "artifacts"
+  | "produced"
+  | "producedFile"
   | "snapshot"
   | "addFile"
   | "file"

@@ -7,7 +7,7 @@
 //   onAlarm      (alarm) the run queue's watchdog, approvals that expired, the outflow's retries (D1, the
 //                owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, Schedule, ScheduleBody, Thread } from "../../protocol";
+import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, ProducedFile, Schedule, ScheduleBody, Thread } from "../../protocol";
 import { database } from "../db/client";
 import { configOf, type Env } from "../env";
 import { LegacyImport } from "./legacy-import";
@@ -19,6 +19,7 @@ import { ok, refuse, type Caller, type RoomReply } from "./room-reply";
 import { destroyParts, roomParts, startParts, type RoomFaults, type RoomParts } from "./room-parts";
 import type { FileRecord, ListQuery, ThreadRecord } from "./store";
 import { publicAttachment } from "./store/files";
+import { publicProduced, type ProducedRecord } from "./store/produced-files";
 import { newThreadRecord, publicThread, type ThreadEdits, type ThreadInit } from "./store/thread-row";
 
 export class ThreadRoom extends DurableObject<Env> implements OtherThread {
@@ -92,6 +93,18 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return this.withThread(who, () => {
       const file = this.parts.store.files.get(id);
       return file ? ok(file) : refuse("not_found", "No such attachment in this thread");
+    });
+  }
+
+  /** The files the thread's code produced, newest first; or one, with where its bytes are. */
+  produced(who: Caller): Promise<RoomReply<ProducedFile[]>> {
+    return this.withThread(who, () => ok(this.parts.store.produced.all().map(publicProduced)));
+  }
+
+  producedFile(who: Caller, id: string): Promise<RoomReply<ProducedRecord>> {
+    return this.withThread(who, () => {
+      const file = this.parts.store.produced.get(id);
+      return file ? ok(file) : refuse("not_found", "No such file in this thread");
     });
   }
 

@@ -16,6 +16,7 @@ import type { RunParts } from "./parts";
 import type { RunRecorder } from "./recorder";
 import type { MessageRecord } from "../store/messages";
 import { messagesTokens, reserveRequest } from "./spend-reservation";
+import { CodeOutputs } from "./code-output";
 
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
@@ -72,6 +73,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
   const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
   const tools = [...deps.plugins.tools({ model, thread: run.thread, codeExecution: config.codeExecution, offline: invoker.offline }), ...definitions(offered)];
   const container = runsCode(tools) ? keptContainer(deps) : undefined;
+  const outputs = new CodeOutputs(deps, run, signal);
   // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
   const system = [prompt.system, threadSection(run.thread)];
   const request: Omit<InvokeRequest, "history" | "compactAt"> = {
@@ -89,6 +91,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     },
     beforeRound: (messages) => reserveRequest(deps, run, () => messagesTokens(messages)),
     ...(container !== undefined ? { container } : {}),
+    onCodeResult: (result) => outputs.take(result),
     onEvent: (e) => rec.stream(e),
     onContentEnd: () => rec.flush(),
     signal,
@@ -97,7 +100,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     onCompaction: () => rec.step({ step: "compacted" }),
     onCompactionRefused: () => deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId }),
   };
-  return { model, maxTokens, request, fixed: fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools) };
+  return { model, maxTokens, request, outputs, fixed: fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools) };
 }
 
 export async function callModel(
@@ -110,7 +113,7 @@ export async function callModel(
   opts: CallOptions = {},
 ): Promise<InvokeResult> {
   const { invoker, config, calibration } = deps;
-  const { model, maxTokens, request, fixed } = await requestOf(deps, run, message, prompt, rec, signal, opts);
+  const { model, maxTokens, request, outputs, fixed } = await requestOf(deps, run, message, prompt, rec, signal, opts);
   const turns = sinceCompaction(deps.view.before(message.parentId).turns);
   for (let attempt = 0; ; attempt++) {
     const budget = calibration.budget(model, maxTokens, config.contextTokenBudget);
@@ -121,6 +124,7 @@ export async function callModel(
       const result = await invoker.invoke({ ...request, history, compactAt });
       calibration.observe(result.firstInputTokens, fixed + estimate);
       if (ranCode(result.turns)) keepContainer(deps, run, request.container, result.container);
+      await outputs.settled();
       return result;
     } catch (err) {
       const limit = err instanceof InvokeFailure && err.error.promptTooLong && !err.output ? parseTooLong(err.error.message) : null;

@@ -30,4 +30,6 @@ export interface RunParts {
   approvals: Approvals;
   /** The owner's object (the MCP calls go through it). */
   user: (ownerId: string) => UserApi;
+  /** Where the thread's files' bytes are (R2): the files its code wrote go there. */
+  bucket: R2Bucket;
 }

@@ -1,6 +1,7 @@
 import { ApprovalStore } from "./approvals";
 import { CacheStore } from "./cache";
 import { FileStore } from "./files";
+import { ProducedFileStore } from "./produced-files";
 import { Tickets } from "./tickets";
 import { ScheduleBook } from "./schedules";
 import { ArtifactStore } from "./artifacts";
@@ -28,6 +29,7 @@ export class RoomStore {
   readonly report: Outbox;
   readonly cache: CacheStore;
   readonly files: FileStore;
+  readonly produced: ProducedFileStore;
   readonly tickets: Tickets;
   readonly schedules: ScheduleBook;
   readonly artifacts: ArtifactStore;
@@ -47,6 +49,7 @@ export class RoomStore {
     this.report = new Outbox(sql, "report");
     this.cache = new CacheStore(sql, this.long);
     this.files = new FileStore(sql, () => this.thread.get()?.id ?? "");
+    this.produced = new ProducedFileStore(sql, () => this.thread.get()?.id ?? "");
     this.tickets = new Tickets(sql);
     this.schedules = new ScheduleBook(sql, () => this.thread.get()?.id ?? "");
     this.artifacts = new ArtifactStore(sql);

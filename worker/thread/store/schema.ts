@@ -13,6 +13,7 @@
 //   schedules the thread's schedules (schedules.ts): they drive the alarm
 //   artifacts the model's artifacts, and their versions by exchange (artifacts.ts)
 //   files     the thread's attachments (their bytes are in R2), so a post resolves its ids locally
+//   produced_files  the files its code wrote (their bytes in R2 too): produced-files.ts
 //   approvals tool calls waiting for the user's decision, and decided; run_points the runs they hold
 //   long_text text longer than a row holds, in parts, for the rows that keep a mark (long-text.ts)
 //   tickets   one-use tickets that open a socket without a token in its URL
@@ -77,6 +78,10 @@ CREATE TABLE IF NOT EXISTS long_text (key TEXT NOT NULL, n INTEGER NOT NULL, par
 CREATE TABLE IF NOT EXISTS files (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL, r2_key TEXT NOT NULL,
   created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS produced_files (
+  id TEXT PRIMARY KEY, run_id TEXT NOT NULL, name TEXT NOT NULL, media_type TEXT NOT NULL, bytes INTEGER NOT NULL,
+  r2_key TEXT NOT NULL, created_at INTEGER NOT NULL
 );
 `;
 
