@@ -232,7 +232,9 @@ export class Invoker {
       else if (e.type === "code_result") req.onCodeResult?.(e.result);
       else onEvent(e);
     };
-    for (let attempt = 1, leftOut = 0; ; attempt++) {
+    // How many times a refused file was looked for (the first ones leave out one file at a time).
+    const leftOut = { files: 0 };
+    for (let attempt = 1; ; attempt++) {
       progress.started = false;
       progress.usage = emptyUsage();
       const params = buildParams(spec);
@@ -246,26 +248,7 @@ export class Invoker {
         if (reply.container) container.ran = reply.container;
         return reply;
       } catch (err) {
-        if (spec.container && !progress.started && containerGone(err)) {
-          // Its container expired: the request goes again at once, in a new one.
-          spec.container = null;
-          container.asked = null;
-          container.ran = null;
-          container.replaced = true;
-          attempt--;
-          continue;
-        }
-        if (spec.compactAt !== null && refusesCompaction(err)) {
-          // A server without the beta: this request goes again without it, and the next ones leave it out.
-          this.compactionRefusedAt = Date.now();
-          spec.compactAt = null;
-          req.onCompactionRefused?.();
-          attempt--;
-          continue;
-        }
-        if (!progress.started && this.refusedFiles.learn(err, params.messages as ApiMessage[], leftOut++)) {
-          // A file it cannot take: the request goes again at once, with a note in its place.
-          spec.messages = this.refusedFiles.apply(spec.messages);
+        if (this.amended(err, req, spec, params.messages as ApiMessage[], progress, container, leftOut)) {
           attempt--;
           continue;
         }
@@ -276,6 +259,30 @@ export class Invoker {
         await (this.opts.sleep ?? sleep)(Math.min(error.retryAfterMs ?? backoff, MAX_RETRY_DELAY_MS), req.signal);
       }
     }
+  }
+
+  /**
+   * A refusal the request can do without: `spec` is amended, and it goes again at once (true). Its
+   * container expired (a new one); the server lacks the compaction beta (without it, from now on);
+   * a file it cannot take (a note in its place).
+   */
+  private amended(err: unknown, req: InvokeRequest, spec: RequestSpec, sent: ApiMessage[], progress: StreamProgress, container: ContainerUse, leftOut: { files: number }): boolean {
+    if (spec.container && !progress.started && containerGone(err)) {
+      spec.container = null;
+      Object.assign(container, { asked: null, ran: null, replaced: true });
+      return true;
+    }
+    if (spec.compactAt !== null && refusesCompaction(err)) {
+      this.compactionRefusedAt = Date.now();
+      spec.compactAt = null;
+      req.onCompactionRefused?.();
+      return true;
+    }
+    if (!progress.started && this.refusedFiles.learn(err, sent, leftOut.files++)) {
+      spec.messages = this.refusedFiles.apply(spec.messages);
+      return true;
+    }
+    return false;
   }
 }
 
