@@ -4,9 +4,11 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ATTACHMENT_TYPES, maxBytesFor, type AttachmentType } from "../../protocol";
 import { configOf } from "../env";
+import { safeName } from "../lib/file-name";
 import { newId } from "../lib/ids";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { fileResponse } from "./file-response";
 import { matchesType } from "../lib/sniff";
 import { queryParams } from "./validate";
 import { reply } from "./reply";
@@ -37,7 +39,6 @@ export async function readBytes(c: Context<AppEnv>, limit: number): Promise<Uint
 }
 
 /** A name safe for Content-Disposition: no quotes, slashes or control characters. */
-export const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_");
 
 export const attachmentRoutes = new Hono<AppEnv>()
   .post("/:id/attachments", async (c) => {
@@ -82,16 +83,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const file = fromRoom(await roomStub(c.env, c.req.param("id")).file(callerOf(c), c.req.param("attachmentId")));
     const object = await c.env.FILES.get(file.r2Key);
     if (!object) throw new ApiError("not_found", "The file's bytes are gone");
-    return new Response(object.body, {
-      headers: {
-        "content-type": file.mediaType,
-        "content-length": String(file.bytes),
-        "content-disposition": `inline; filename="${file.name}"`,
-        "cache-control": "private, max-age=31536000, immutable",
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-      },
-    });
+    return fileResponse(object.body, file, "inline");
   });
 
 /** A deleted thread's files in R2 (their records go with the thread, in the user's object). */

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { ProducedFile } from "../../protocol";
 import { callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
+import { fileResponse } from "./file-response";
 import { reply } from "./reply";
 
 export const producedFileRoutes = new Hono<AppEnv>()
@@ -15,14 +16,5 @@ export const producedFileRoutes = new Hono<AppEnv>()
     const file = fromRoom(await roomStub(c.env, c.req.param("id")).producedFile(callerOf(c), c.req.param("fileId")));
     const object = await c.env.FILES.get(file.r2Key);
     if (!object) throw new ApiError("not_found", "The file's bytes are gone");
-    return new Response(object.body, {
-      headers: {
-        "content-type": file.mediaType,
-        "content-length": String(file.bytes),
-        "content-disposition": `attachment; filename="${file.name}"`,
-        "cache-control": "private, max-age=31536000, immutable",
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-      },
-    });
+    return fileResponse(object.body, file, "attachment");
   });

@@ -6,7 +6,8 @@ import { ATTACHMENT_TYPES, MAX_INSTRUCTIONS_CHARS, maxBytesFor, type AttachmentT
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { askUser, type AppEnv } from "./app-env";
-import { readBytes, safeName } from "./attachments";
+import { safeName } from "../lib/file-name";
+import { readBytes } from "./attachments";
 import { ApiError, notFound } from "./errors";
 import { matchesType } from "../lib/sniff";
 import { jsonBody, queryParams } from "./validate";

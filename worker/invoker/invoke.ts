@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { AnswerText } from "./answer-text";
-import type { CodeResult } from "./code-result";
+import { fetchProduced, type CodeResult, type ProducedFileBytes } from "./code-result";
+import { runTools, toolUses } from "./tool-round";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitFiles } from "./file-fit";
@@ -66,13 +67,6 @@ export interface InvokeRequest {
   signal: AbortSignal;
 }
 
-/** A produced file's name, type and bytes, as the Files API gave them. */
-export interface ProducedBytes {
-  name: string;
-  mediaType: string;
-  bytes: ArrayBuffer;
-}
-
 /** The container a run asked for, the one its requests ran in, and whether the one asked for was gone. */
 interface ContainerUse {
   asked: string | null;
@@ -126,12 +120,8 @@ export class Invoker {
    * A file the model's code wrote, from the Files API: its name, type and bytes, read up to
    * `maxBytes` (a larger one is refused by its size before its bytes are read).
    */
-  async producedFile(fileId: string, maxBytes: number, signal?: AbortSignal): Promise<ProducedBytes | { tooLarge: true; name: string; bytes: number }> {
-    const meta = await this.client.beta.files.retrieveMetadata(fileId, {}, { signal });
-    if (meta.size_bytes > maxBytes) return { tooLarge: true, name: meta.filename, bytes: meta.size_bytes };
-    const res = await this.client.beta.files.download(fileId, {}, { signal });
-    const bytes = await res.arrayBuffer();
-    return { name: meta.filename, mediaType: meta.mime_type || "application/octet-stream", bytes };
+  producedFile(fileId: string, maxBytes: number, signal?: AbortSignal): Promise<ProducedFileBytes> {
+    return fetchProduced(this.client, fileId, maxBytes, signal);
   }
 
   /** The catalog entry of `model`, which every request to it is built from. */
@@ -173,7 +163,7 @@ export class Invoker {
       if (from) {
         // The tools of the turn the run stopped in, from the one that waited: then the model again.
         const calls = toolUses(turns[turns.length - 1]).filter((c) => !from.done.some((d) => d.tool_use_id === c.id));
-        turns.push({ role: "user", content: await runTools(req, calls, false, answer.event, pointAt, from.done) });
+        turns.push({ role: "user", content: await runTools((...a) => req.runTool(...a), calls, false, answer.event, pointAt, from.done) });
         answer.toolsRan();
       }
       for (let round = from ? turns.filter((t) => t.role === "assistant").length : 0; ; round++) {
@@ -195,7 +185,7 @@ export class Invoker {
         const calls = toolUses(turns[turns.length - 1]);
         if (stopReason !== "tool_use" || calls.length === 0) break;
         toolCalls += calls.length;
-        turns.push({ role: "user", content: await runTools(req, calls, lastRound, answer.event, pointAt) });
+        turns.push({ role: "user", content: await runTools((...a) => req.runTool(...a), calls, lastRound, answer.event, pointAt) });
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
@@ -284,40 +274,6 @@ export class Invoker {
     }
     return false;
   }
-}
-
-/** Every tool_use gets its tool_result, even past the turn limit: the API refuses orphans. */
-async function runTools(
-  req: InvokeRequest,
-  calls: Anthropic.ToolUseBlockParam[],
-  lastRound: boolean,
-  onEvent: (e: StreamEvent) => void,
-  pointAt: (done: Anthropic.ToolResultBlockParam[]) => () => ResumePoint,
-  done: Anthropic.ToolResultBlockParam[] = [],
-): Promise<Anthropic.ToolResultBlockParam[]> {
-  const results = [...done];
-  for (const call of calls) {
-    const outcome: ToolRun = lastRound
-      ? { content: "Tool turn limit reached; answer with what you have.", isError: true }
-      : await req.runTool(call.name, call.input, call.id, pointAt(results));
-    onEvent({ type: "tool_result", toolUseId: call.id, toolName: call.name, content: outcome.content, isError: outcome.isError });
-    results.push({ type: "tool_result", tool_use_id: call.id, content: resultContent(outcome), is_error: outcome.isError || undefined });
-  }
-  return results;
-}
-
-/** A result's text, with its images after it when it has any (an MCP tool's). */
-function resultContent(outcome: ToolRun): Anthropic.ToolResultBlockParam["content"] {
-  if (!outcome.images?.length) return outcome.content;
-  return [
-    { type: "text", text: outcome.content },
-    ...outcome.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType as "image/png", data: i.data } })),
-  ];
-}
-
-function toolUses(turn: ApiMessage | undefined): Anthropic.ToolUseBlockParam[] {
-  if (turn?.role !== "assistant" || !Array.isArray(turn.content)) return [];
-  return turn.content.filter((b): b is Anthropic.ToolUseBlockParam => b.type === "tool_use");
 }
 
 /**

@@ -3,18 +3,19 @@
 // object, kept in R2 as the thread's, and told to the clients with the run's output (code:output). A
 // file that cannot be kept (the quota, its size, the Files API) is named in `skipped`, and never fails
 // the run. The run's end waits for them, so its files are listed by the time it is complete.
-import type { ProducedFile } from "../../../protocol";
+import { MAX_FILE_BYTES, type ProducedFile } from "../../../protocol";
 import type { CodeResult } from "../../invoker/code-result";
+import { safeName } from "../../lib/file-name";
 import { newId } from "../../lib/ids";
 import type { RunInfo } from "../../plugins/contract";
 import { publicProduced, type ProducedRecord } from "../store/produced-files";
 import type { RunParts } from "./parts";
 
 /** A produced file larger than this is not kept (the same bound as an uploaded document's). */
-export const MAX_PRODUCED_BYTES = 10 * 1024 * 1024;
+export const MAX_PRODUCED_BYTES = MAX_FILE_BYTES;
 
-/** A file name as a Content-Disposition header and a listing can carry it. */
-const safeName = (name: string) => name.replace(/[\u0000-\u001f"\\/]/g, "_").slice(0, 200) || "file";
+/** The name the code gave a file, as the thread keeps it. */
+const keptName = (name: string) => safeName(name).slice(0, 200) || "file";
 
 export class CodeOutputs {
   private readonly pending: Promise<void>[] = [];
@@ -63,11 +64,11 @@ export class CodeOutputs {
   private async keepFile(fileId: string): Promise<{ file: ProducedFile } | { skipped: { name: string; reason: string } }> {
     const { invoker, user, config, bucket, store } = this.deps;
     const got = await invoker.producedFile(fileId, MAX_PRODUCED_BYTES, this.signal);
-    if ("tooLarge" in got) return { skipped: { name: safeName(got.name), reason: `larger than ${MAX_PRODUCED_BYTES / (1024 * 1024)} MiB` } };
+    if ("tooLarge" in got) return { skipped: { name: keptName(got.name), reason: `larger than ${MAX_PRODUCED_BYTES / (1024 * 1024)} MiB` } };
     const id = newId("fil");
     const { ownerId, threadId, runId } = this.run;
     const record: ProducedRecord = {
-      id, threadId, runId, name: safeName(got.name), mediaType: got.mediaType, bytes: got.bytes.byteLength, r2Key: `${ownerId}/${threadId}/${id}`, createdAt: Date.now(),
+      id, threadId, runId, name: keptName(got.name), mediaType: got.mediaType, bytes: got.bytes.byteLength, r2Key: `${ownerId}/${threadId}/${id}`, createdAt: Date.now(),
     };
     // Charged by the owner's object in one step, as an upload is: files made at once cannot pass the quota together.
     const { runId: _run, ...stored } = record;
