@@ -78,9 +78,10 @@ export interface EventMap {
   "tool:approval": { threadId: string } & PendingApproval;
   /**
    * The code execution container a run's request used: a new one, the thread's last one again (its
-   * files and variables are still there), or a new one because the last had expired.
+   * files and variables are still there), or a new one because the last had expired. `reason`
+   * "branch": new because the thread's last one holds another branch's files and variables.
    */
-  "code:container": { threadId: string; status: "new" | "reused" | "expired" };
+  "code:container": { threadId: string; status: "new" | "reused" | "expired"; reason?: "branch" };
   /**
    * A code run ended: its output, and the files it wrote that the thread kept; a file it could not
    * keep (the storage quota, its size, the Files API) is named in `skipped` with the reason.
@@ -93,6 +94,8 @@ export interface EventMap {
     stderr?: string;
     returnCode?: number;
     error?: string;
+    /** From the end of its code to its result, as the object saw them arrive. */
+    durationMs?: number;
     files: ProducedFile[];
     skipped?: { name: string; reason: string }[];
   };

@@ -6,4 +6,6 @@ export * from "./events";
 export * from "./api";
 export * from "./limits";
 export * from "./web-activity";
+export * from "./code-activity";
 export * from "./mcp";
+export * from "./format";

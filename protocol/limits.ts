@@ -40,7 +40,10 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export const DOCUMENT_TYPES = ["application/pdf", "text/plain", "text/markdown", "text/csv"] as const;
-export const ATTACHMENT_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES] as const;
+export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+/** Data for the code's container (PROTOCOL.md, "Code execution"): JSON the model reads too, a workbook only code reads. */
+export const DATA_TYPES = ["application/json", XLSX_TYPE] as const;
+export const ATTACHMENT_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES, ...DATA_TYPES] as const;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 export const maxBytesFor = (mediaType: string) =>

@@ -1,6 +1,7 @@
 // A run's web activity (its searches and fetches, and its answer's citations) folded from its stream
 // events: by the web app as they come, and by the object when it stores the answer's metadata.web, so
 // a reloaded thread shows what its clients saw live.
+import { isCodeTool } from "./code-activity";
 import type { StreamEvent } from "./events";
 import type { WebActivity } from "./shapes";
 
@@ -20,7 +21,8 @@ export const NO_WEB: WebView = { calls: [], citations: [] };
 export function applyWebEvent(web: WebView, e: StreamEvent): WebView {
   switch (e.type) {
     case "server_tool_call":
-      if (web.calls.some((c) => c.toolUseId === e.toolUseId)) return web;
+      // Code runs are server tools too; their cards are code-activity.ts's.
+      if (isCodeTool(e.toolName) || web.calls.some((c) => c.toolUseId === e.toolUseId)) return web;
       return { ...web, calls: [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: e.input, sources: [], done: false }] };
     case "server_tool_result": {
       const result = { sources: e.sources ?? [], ...(e.error ? { error: e.error } : {}), done: true };

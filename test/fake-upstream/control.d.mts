@@ -18,6 +18,8 @@ export interface FakeControl {
   files(): Promise<FileStats>;
   /** POST /_control/files/limit: the largest upload in bytes (413 past it); no argument restores 500 MB. */
   fileLimit(maxBytes?: number): Promise<void>;
+  /** POST /_control/files/fail: the Files API answers `status` for file `id` (metadata, content) or uploads named `filename`, until reset. */
+  failFiles(failure: { id?: string; filename?: string; status: number; type?: string; message?: string }): Promise<void>;
   /** GET /_control/containers. */
   containers(): Promise<ContainerStats[]>;
   /**

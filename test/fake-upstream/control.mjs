@@ -23,6 +23,8 @@ export function fakeControl(baseUrl) {
     files: () => control("GET", "files"),
     /** Largest file POST /v1/files takes, in bytes (413 past it); no argument restores the API's 500 MB. */
     fileLimit: (maxBytes) => control("POST", "files/limit", maxBytes === undefined ? {} : { maxBytes }),
+    /** The Files API answers `status` for file `id`, or for uploads named `filename`, until reset. */
+    failFiles: (failure) => control("POST", "files/fail", failure),
     /** The code execution containers, with the files in each. */
     containers: async () => (await control("GET", "containers")).containers,
     /** Later requests naming container `id` get `error` (default: 400 invalid_request_error "… has expired …"). */

@@ -34,7 +34,7 @@ const MEDIA_TYPE_BY_EXTENSION = {
 };
 
 export function createFileStore() {
-  return { files: new Map(), uploads: 0, downloads: 0, maxBytes: MAX_FILE_BYTES };
+  return { files: new Map(), uploads: 0, downloads: 0, maxBytes: MAX_FILE_BYTES, failures: [] };
 }
 
 /** Stores a file; `downloadable` is true only for what a tool made, as the API has it. */
@@ -85,6 +85,18 @@ export function fileStats(store) {
 /**
  * Answers a /v1/files request. `io` is server.mjs's { sendJson, sendApiError, hasApiKey, readRaw }.
  */
+/**
+ * POST /_control/files/fail { id?, filename?, status, type?, message? }: the Files API answers that error
+ * for file `id` (its metadata and content) or for uploads named `filename`, until the fake is reset. By
+ * name or id, so tests that run at once do not see each other's faults.
+ */
+export function failFiles(store, body) {
+  if (typeof body?.status !== "number" || (typeof body.id !== "string" && typeof body.filename !== "string")) return false;
+  const type = body.type ?? (body.status >= 500 ? "api_error" : body.status === 404 ? "not_found_error" : "invalid_request_error");
+  store.failures.push({ id: body.id, filename: body.filename, status: body.status, type, message: body.message ?? "Internal server error" });
+  return true;
+}
+
 export async function handleFilesApi(store, req, res, path, io) {
   const fail = (status, type, message, details) => io.sendApiError(res, { status, body: errorBody(type, message, details) });
   if (!io.hasApiKey(req.headers)) return fail(401, "authentication_error", "x-api-key header is required");
@@ -94,6 +106,8 @@ export async function handleFilesApi(store, req, res, path, io) {
   if (route === "POST ") return upload(store, req, res, io, fail);
   if (route === "GET ") return io.sendJson(res, 200, { data: [...store.files.values()].reverse().map(fileMetadata), next_page: null });
 
+  const failure = store.failures.find((f) => f.id !== undefined && f.id === decodeURIComponent(id ?? ""));
+  if (failure) return fail(failure.status, failure.type, failure.message);
   const file = store.files.get(decodeURIComponent(id ?? ""));
   if (!["GET :id", "DELETE :id", "GET content"].includes(route)) return fail(404, "not_found_error", `Not found: ${req.method} ${path}`);
   if (!file) return fail(404, "not_found_error", `File not found: ${id}`);
@@ -129,6 +143,8 @@ async function upload(store, req, res, io, fail) {
   if (filename.length > 255 || /[<>:"|?*\u0000-\u001f]/.test(filename)) {
     return fail(400, "invalid_request_error", "file: Filename must be 1-255 characters and may not contain <, >, :, \", |, ?, * or control characters.");
   }
+  const failure = store.failures.find((f) => f.filename !== undefined && f.filename === filename);
+  if (failure) return fail(failure.status, failure.type, failure.message);
   const expires = form.get("expires_in_seconds");
   const seconds = expires === null ? undefined : Number(expires);
   if (seconds !== undefined && !(Number.isInteger(seconds) && seconds >= 3600 && seconds <= 7_776_000)) {

@@ -27,7 +27,7 @@ import { compactionFor, DEFAULT_CATALOG, listModels, refusal } from "./models.mj
 import { randomId } from "./ids.mjs";
 import { checkBlocksStep, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
 import { codeStepAsBlocks, containerRefusal, containerStats, containerWire, expireContainer, openContainer, producer } from "./code-execution.mjs";
-import { createFileStore, fileStats, handleFilesApi, MAX_FILE_BYTES } from "./files-api.mjs";
+import { createFileStore, failFiles, fileStats, handleFilesApi, MAX_FILE_BYTES } from "./files-api.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -162,6 +162,8 @@ async function handleRequest(state, req, res) {
       state.files.maxBytes = Number.isInteger(maxBytes) && maxBytes >= 0 ? maxBytes : MAX_FILE_BYTES;
       return sendEmpty(res);
     }
+    case "POST /_control/files/fail":
+      return failFiles(state.files, safeParseJson(await readBody(req))) ? sendEmpty(res) : sendJson(res, 400, { error: "expected { id | filename, status, type?, message? }" });
     case "GET /_control/containers":
       return sendJson(res, 200, containerStats(state));
     case "POST /_control/containers/expire": {

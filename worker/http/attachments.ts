@@ -45,7 +45,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const who = callerOf(c);
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (!(ATTACHMENT_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError("unsupported_media_type", `Send an image (PNG, JPEG, GIF, WebP), a PDF, or plain text, Markdown or CSV`);
+      throw new ApiError("unsupported_media_type", `Send an image (PNG, JPEG, GIF, WebP), a PDF, plain text, Markdown, CSV, JSON or an Excel workbook (XLSX)`);
     }
     const { name } = queryParams(c, query);
     fromRoom(await roomStub(c.env, who.threadId).get(who));

@@ -46,7 +46,7 @@ export const projectRoutes = new Hono<AppEnv>()
     const projectId = c.req.param("projectId");
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (!(ATTACHMENT_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError("unsupported_media_type", "Send an image (PNG, JPEG, GIF, WebP), a PDF, or plain text, Markdown or CSV");
+      throw new ApiError("unsupported_media_type", "Send an image (PNG, JPEG, GIF, WebP), a PDF, plain text, Markdown, CSV, JSON or an Excel workbook (XLSX)");
     }
     const { name: fileName } = queryParams(c, fileQuery);
     if (!(await askUser(c, (user) => user.project(projectId)))) throw noProject();

@@ -1,8 +1,7 @@
 // What a code execution result block says, in every version the app offers: the output, the exit
 // code, the files the code wrote (their Files API ids), or the error's code. The block itself stays in
 // the transcript as the API sent it; this is what the thread tells its clients and keeps the files of,
-// which it fetches from the Files API here.
-import type Anthropic from "@anthropic-ai/sdk";
+// which it fetches from the Files API (files-api.ts).
 
 /** A code run's outcome, read from its result block. */
 export interface CodeResult {
@@ -14,6 +13,8 @@ export interface CodeResult {
   fileIds: string[];
   /** The API's error code when the run failed (e.g. execution_time_exceeded). */
   error?: string;
+  /** From the end of its code to its result (the stream's reader times it). */
+  durationMs?: number;
 }
 
 const RESULT_TYPES = new Set(["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"]);
@@ -33,15 +34,4 @@ export function codeResultOf(raw: Record<string, unknown>): CodeResult | null {
     ...(typeof content.return_code === "number" ? { returnCode: content.return_code } : {}),
     fileIds: outputs.filter((o) => OUTPUT_TYPES.has(String(o.type)) && typeof o.file_id === "string").map((o) => String(o.file_id)),
   };
-}
-
-/** A produced file's name, type and bytes as the Files API gave them, or its size when too large to read. */
-export type ProducedFileBytes = { name: string; mediaType: string; bytes: ArrayBuffer } | { tooLarge: true; name: string; bytes: number };
-
-/** A file the code wrote: its metadata first, so one over `maxBytes` is refused before its bytes are read. */
-export async function fetchProduced(client: Anthropic, fileId: string, maxBytes: number, signal?: AbortSignal): Promise<ProducedFileBytes> {
-  const meta = await client.beta.files.retrieveMetadata(fileId, {}, { signal });
-  if (meta.size_bytes > maxBytes) return { tooLarge: true, name: meta.filename, bytes: meta.size_bytes };
-  const res = await client.beta.files.download(fileId, {}, { signal });
-  return { name: meta.filename, mediaType: meta.mime_type || "application/octet-stream", bytes: await res.arrayBuffer() };
 }

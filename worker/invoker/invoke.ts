@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { AnswerText } from "./answer-text";
-import { fetchProduced, type CodeResult, type ProducedFileBytes } from "./code-result";
+import type { CodeResult } from "./code-result";
+import { fetchProduced, missingUpload, uploadForCode, type ProducedFileBytes } from "./files-api";
 import { runTools, toolUses } from "./tool-round";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
@@ -61,6 +62,8 @@ export interface InvokeRequest {
   container?: string | null;
   /** A code run ended (its result block is whole): its output and the ids of the files it wrote. */
   onCodeResult?(result: CodeResult): void;
+  /** The API does not have a file a container_upload named (its Files API id): the next request uploads it again. */
+  onUploadGone?(upstreamId: string): void;
   onEvent(e: StreamEvent): void;
   /** A response's content is whole (its end follows): what a caller buffers for sockets can go now. */
   onContentEnd?(): void;
@@ -122,6 +125,11 @@ export class Invoker {
    */
   producedFile(fileId: string, maxBytes: number, signal?: AbortSignal): Promise<ProducedFileBytes> {
     return fetchProduced(this.client, fileId, maxBytes, signal);
+  }
+
+  /** Puts a file up for the code's container (a container_upload names it): its Files API id. */
+  uploadForCode(file: { name: string; mediaType: string; bytes: Uint8Array }, signal?: AbortSignal): Promise<string> {
+    return uploadForCode(this.client, file, signal);
   }
 
   /** The catalog entry of `model`, which every request to it is built from. */
@@ -254,7 +262,7 @@ export class Invoker {
   /**
    * A refusal the request can do without: `spec` is amended, and it goes again at once (true). Its
    * container expired (a new one); the server lacks the compaction beta (without it, from now on);
-   * a file it cannot take (a note in its place).
+   * a file it cannot take, or an upload it no longer has (a note in its place).
    */
   private amended(err: unknown, req: InvokeRequest, spec: RequestSpec, sent: ApiMessage[], progress: StreamProgress, container: ContainerUse, leftOut: { files: number }): boolean {
     if (spec.container && !progress.started && containerGone(err)) {
@@ -266,6 +274,12 @@ export class Invoker {
       this.compactionRefusedAt = Date.now();
       spec.compactAt = null;
       req.onCompactionRefused?.();
+      return true;
+    }
+    const gone = progress.started ? null : missingUpload(err);
+    if (gone && hasUpload(spec.messages, gone)) {
+      req.onUploadGone?.(gone);
+      spec.messages = withoutUpload(spec.messages, gone);
       return true;
     }
     if (!progress.started && this.refusedFiles.learn(err, sent, leftOut.files++)) {
@@ -294,6 +308,15 @@ function completeTurns(turns: ApiMessage[]): ApiMessage[] {
     return turns.slice(0, -1);
   }
   return turns;
+}
+
+const isUpload = (b: ApiContent, id: string) => b.type === "container_upload" && b.file_id === id;
+const hasUpload = (messages: ApiMessage[], id: string) => messages.some((m) => typeof m.content !== "string" && m.content.some((b) => isUpload(b, id)));
+
+/** The conversation with the container_upload of `id` replaced by a note. */
+function withoutUpload(messages: ApiMessage[], id: string): ApiMessage[] {
+  const note: ApiContent = { type: "text", text: "[A file could not be put in the code's container this time: the Files API no longer had it.]" };
+  return messages.map((m) => (typeof m.content === "string" ? m : { ...m, content: m.content.map((b) => (isUpload(b, id) ? note : b)) }));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { codeResultOf, type CodeResult } from "./code-result";
 import { CutStreamError } from "./errors";
-import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
+import { isCodeTool, WEB_FETCH_TOOL, WEB_SEARCH_TOOL, type Citation } from "../../protocol";
 import { addUsage, emptyUsage, usageOf, type ApiContent, type CompactionBlock, type Container, type StreamEvent, type Usage } from "./types";
 
 // The beta's event types: a superset of the plain ones, and the only ones that name compaction.
@@ -62,6 +62,8 @@ class Reader {
   private stopReason: string | null = null;
   private container: Container | null = null;
   private stopped = false;
+  /** When each code run's code was whole (its block ended): its result's arrival gives its duration. */
+  private readonly codeWritten = new Map<string, number>();
 
   constructor(
     private readonly onEvent: (e: ReadEvent) => void,
@@ -98,9 +100,9 @@ class Reader {
   }
 
   /**
-   * Text, thinking and the input of the app's own tools (an artifact growing in its panel) reach the
-   * user as they come; the other blocks once they are whole (a server tool's input too: its card
-   * shows the query or URL, not its JSON half-written).
+   * Text, thinking and the input of the app's own tools (an artifact growing in its panel) and of
+   * code runs (the code as it is written) reach the user as they come; the other blocks once they are
+   * whole (a web tool's input too: its card shows the query or URL, not its JSON half-written).
    */
   private delta(block: Block | undefined, d: Delta): void {
     switch (d.type) {
@@ -116,8 +118,11 @@ class Reader {
         if (block?.type === "thinking") block.signature += d.signature;
         return;
       case "input_json_delta":
-        if (block?.type === "server_tool_use") block.json += d.partial_json;
-        else if (block?.type === "tool_use") {
+        if (block?.type === "server_tool_use") {
+          block.json += d.partial_json;
+          const name = String(block.raw.name);
+          if (d.partial_json && isCodeTool(name)) this.shown({ type: "tool_input", toolUseId: String(block.raw.id), toolName: name, delta: d.partial_json });
+        } else if (block?.type === "tool_use") {
           block.json += d.partial_json;
           // Shown like text, so it counts as started: a retry would show the preview twice, under
           // another tool use id. (The API's first piece is often "": nothing to tell.)
@@ -142,12 +147,14 @@ class Reader {
         return this.shown({ type: "tool_call", toolUseId: block.id, toolName: block.name, input: block.input });
       case "server_tool_use":
         block.raw.input = parsed(block.json, block.raw.input ?? {});
+        if (isCodeTool(String(block.raw.name))) this.codeWritten.set(String(block.raw.id), Date.now());
         return this.shown({ type: "server_tool_call", toolUseId: String(block.raw.id), toolName: String(block.raw.name), input: block.raw.input });
       case "verbatim": {
         const result = serverToolResult(block.raw);
         if (result) this.shown(result);
         const code = codeResultOf(block.raw);
-        if (code) this.onEvent({ type: "code_result", result: code });
+        const written = code && this.codeWritten.get(code.toolUseId);
+        if (code) this.onEvent({ type: "code_result", result: written ? { ...code, durationMs: Date.now() - written } : code });
         return;
       }
       case "text":

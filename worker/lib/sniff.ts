@@ -10,6 +10,9 @@ const IMAGE_SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   "image/gif": (b) => startsWith(b, ascii("GIF87a")) || startsWith(b, ascii("GIF89a")),
   "image/webp": (b) => startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8),
   "application/pdf": (b) => startsWith(b, ascii("%PDF-")),
+  // A workbook is a ZIP archive (its local file header).
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]),
+  "application/json": (b) => isJson(b),
 };
 
 /** Text is valid UTF-8 without NUL bytes (a binary file renamed .txt is not). */
@@ -17,6 +20,16 @@ function isText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
     new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isJson(bytes: Uint8Array): boolean {
+  if (!isText(bytes)) return false;
+  try {
+    JSON.parse(new TextDecoder().decode(bytes));
     return true;
   } catch {
     return false;

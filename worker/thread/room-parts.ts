@@ -22,6 +22,7 @@ import { Outflow, type Mirrored } from "./outflow";
 import { modelPort, pluginContextFor } from "./plugin-context";
 import { Calibration } from "./run/context-window";
 import { FileBlocks } from "./run/file-blocks";
+import { ContainerUploads } from "./run/container-uploads";
 import { RunQueue } from "./run/queue";
 import { StepZero } from "./run/step-zero";
 import { Scheduler } from "./scheduler";
@@ -65,7 +66,8 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const calibration = new Calibration(store.cache);
   const files = new FileBlocks(meter.calls(env.FILES, "r2"), store.files, () => stepZero.current?.project?.files ?? []);
   const bucket = meter.calls(env.FILES, "r2");
-  const run = { store, writer, events, plugins, invoker, view, calibration, files, stepZero, spend, logger, config, approvals, user, bucket };
+  const uploads = new ContainerUploads({ invoker, user, bucket, logger });
+  const run = { store, writer, events, plugins, invoker, view, calibration, files, uploads, stepZero, spend, logger, config, approvals, user, bucket };
   const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
   const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
   const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger, hasAccess: (userId) => stillHasAccess(env, userId) });

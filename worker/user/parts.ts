@@ -10,7 +10,7 @@ import { RunInputs } from "./run-inputs";
 import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
-import { ContextFiles, StoredFiles } from "./files";
+import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
 import { McpHub } from "./mcp";
 import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
@@ -72,6 +72,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     spend,
     context,
     stored,
+    upstream: new UpstreamFiles(store.sql),
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,

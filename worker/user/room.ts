@@ -145,6 +145,19 @@ export class UserRoom extends DurableObject<Env> {
     this.parts.stored.release(id);
   }
 
+  /** The Files API ids of those of the user's files a run already put in the code's container. */
+  upstreamFiles(fileIds: string[]) {
+    return this.parts.upstream.of(fileIds.slice(0, 200));
+  }
+
+  rememberUpstream(fileId: string, upstreamId: string) {
+    this.parts.upstream.remember(fileId, upstreamId);
+  }
+
+  forgetUpstream(fileId: string) {
+    this.parts.upstream.forget(fileId);
+  }
+
   // --- Tasks -----------------------------------------------------------------------------------
 
   createTask(row: TaskRow, bounds: TaskBounds) {

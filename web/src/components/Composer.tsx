@@ -25,7 +25,7 @@ function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void;
         type="file"
         multiple
         hidden
-        accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt"}
+        accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt,.json,.xlsx"}
         data-testid="file-input"
         onChange={(e) => {
           onFiles(Array.from(e.target.files ?? []));

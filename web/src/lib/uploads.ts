@@ -41,6 +41,8 @@ const BY_EXTENSION: Record<string, string> = {
   jpeg: "image/jpeg",
   gif: "image/gif",
   webp: "image/webp",
+  json: "application/json",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
 const isAccepted = (type: string) => (ATTACHMENT_TYPES as readonly string[]).includes(type);
@@ -57,7 +59,7 @@ export const isImage = (mediaType: string) => (IMAGE_TYPES as readonly string[])
 
 /** Why the server would refuse this file (its type or size), or null. */
 export function refusal(mediaType: string, bytes: number): string | null {
-  if (!isAccepted(mediaType)) return "This kind of file cannot be sent: use an image (PNG, JPEG, GIF, WebP), a PDF, or text, Markdown or CSV.";
+  if (!isAccepted(mediaType)) return "This kind of file cannot be sent: use an image (PNG, JPEG, GIF, WebP), a PDF, text, Markdown, CSV, JSON or an Excel workbook (XLSX).";
   if (bytes === 0) return "This file is empty.";
   const max = maxBytesFor(mediaType);
   if (bytes > max) return `Too large: ${formatBytes(bytes)}, and ${isImage(mediaType) ? "images" : "files"} may be at most ${formatBytes(max)}.`;

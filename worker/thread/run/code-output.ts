@@ -3,7 +3,7 @@
 // object, kept in R2 as the thread's, and told to the clients with the run's output (code:output). A
 // file that cannot be kept (the quota, its size, the Files API) is named in `skipped`, and never fails
 // the run. The run's end waits for them, so its files are listed by the time it is complete.
-import { MAX_FILE_BYTES, type ProducedFile } from "../../../protocol";
+import { MAX_FILE_BYTES, type CodeOutput, type ProducedFile } from "../../../protocol";
 import type { CodeResult } from "../../invoker/code-result";
 import { safeName } from "../../lib/file-name";
 import { newId } from "../../lib/ids";
@@ -21,9 +21,11 @@ export class CodeOutputs {
   private readonly pending: Promise<void>[] = [];
 
   constructor(
-    private readonly deps: Pick<RunParts, "invoker" | "store" | "events" | "user" | "config" | "logger" | "bucket">,
+    private readonly deps: Pick<RunParts, "invoker" | "store" | "user" | "config" | "logger" | "bucket">,
     private readonly run: RunInfo,
     private readonly signal: AbortSignal,
+    /** Where the output goes once its files are kept (the run's recorder: code:output, metadata.code). */
+    private readonly told: (out: CodeOutput) => void,
   ) {}
 
   /** A code run ended: its files are fetched and kept, then its output goes out. */
@@ -47,15 +49,14 @@ export class CodeOutputs {
       if ("file" in kept) files.push(kept.file);
       else skipped.push(kept.skipped);
     }
-    const { toolUseId, stdout, stderr, returnCode, error } = result;
-    this.deps.events.emit("code:output", {
-      threadId: this.run.threadId,
-      runId: this.run.runId,
+    const { toolUseId, stdout, stderr, returnCode, error, durationMs } = result;
+    this.told({
       toolUseId,
       ...(stdout !== undefined ? { stdout } : {}),
       ...(stderr !== undefined ? { stderr } : {}),
       ...(returnCode !== undefined ? { returnCode } : {}),
       ...(error !== undefined ? { error } : {}),
+      ...(durationMs !== undefined ? { durationMs } : {}),
       files,
       ...(skipped.length ? { skipped } : {}),
     });

@@ -2,12 +2,15 @@
 // the next ones (a thread's files are sent again with every turn that still sees them). A reference
 // is to a file of the thread, or of its project (whose images and PDFs open every request). Only the
 // references that fit a request, by their stored sizes, are read (file-fit.ts): a run reads no more
-// than it sends.
-import { expandRefs, type AttachmentRef } from "../../invoker/attachment-refs";
+// than it sends. Where the request runs code, each file goes in the code's container too (a file only
+// code reads goes there alone); where it does not, such a file is a note saying why it is not read.
+import { expandRefs } from "../../invoker/attachment-refs";
 import { fitRefs } from "../../invoker/file-fit";
 import type { ApiContent, ApiMessage } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
+import type { CodeFiles, ContainerFile } from "./container-uploads";
+import { formatBytes } from "../../../protocol";
 
 const CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -28,22 +31,32 @@ export class FileBlocks {
     private readonly projectFiles: () => RunProject["files"],
   ) {}
 
-  /** The conversation with each reference replaced by the file's bytes, as the API takes them. */
-  readonly prepare = (messages: ApiMessage[]): Promise<ApiMessage[]> => expandRefs(fitRefs(messages), (ref) => this.load(ref));
+  /**
+   * The conversation with each reference replaced by the file's bytes, as the API takes them, and by
+   * its container_upload where `code` puts the request's files in the code's container.
+   */
+  readonly prepare = (messages: ApiMessage[], code?: CodeFiles | null): Promise<ApiMessage[]> =>
+    expandRefs(fitRefs(messages), async (ref) => {
+      const file = this.files.get(ref.id) ?? this.projectFiles().find((f) => f.id === ref.id);
+      if (!file) return gone(ref.mediaType);
+      if (ref.forCode) return code ? [forCode(file), await code(file)] : noCode(file);
+      const read = await this.load(file);
+      if (!read) return gone(ref.mediaType);
+      return code ? [read, await code(file)] : read;
+    });
 
-  private async load(ref: Omit<AttachmentRef, "name">): Promise<ApiContent> {
-    const hit = this.cache.get(ref.id);
+  private async load(file: ContainerFile): Promise<ApiContent | null> {
+    const hit = this.cache.get(file.id);
     if (hit) return hit.block;
-    const file = this.files.get(ref.id) ?? this.projectFiles().find((f) => f.id === ref.id);
-    const object = file ? await this.bucket.get(file.r2Key) : null;
-    if (!file || !object) return { type: "text", text: `[An attachment (${ref.mediaType}) is no longer available.]` };
+    const object = await this.bucket.get(file.r2Key);
+    if (!object) return null;
     const bytes = new Uint8Array(await object.arrayBuffer());
     const block: ApiContent = file.mediaType.startsWith("image/")
       ? { type: "image", source: { type: "base64", media_type: file.mediaType as "image/png", data: base64(bytes) } }
       : file.mediaType === "application/pdf"
         ? { type: "document", source: { type: "base64", media_type: "application/pdf", data: base64(bytes) }, title: file.name }
         : { type: "document", source: { type: "text", media_type: "text/plain", data: new TextDecoder().decode(bytes) }, title: file.name };
-    this.remember(ref.id, block, bytes.byteLength);
+    this.remember(file.id, block, bytes.byteLength);
     return block;
   }
 
@@ -58,3 +71,16 @@ export class FileBlocks {
     }
   }
 }
+
+const gone = (mediaType: string): ApiContent => ({ type: "text", text: `[An attachment (${mediaType}) is no longer available.]` });
+
+/** What the model is told of a file only its code reads. */
+const forCode = (file: ContainerFile): ApiContent => ({
+  type: "text",
+  text: `[${file.name} (${formatBytes(file.bytes)}) is in the code's container: read it with code.]`,
+});
+
+const noCode = (file: ContainerFile): ApiContent => ({
+  type: "text",
+  text: `[${file.name} (${formatBytes(file.bytes)}) was left out: only code can read it, and code execution is off here.]`,
+});

@@ -2,7 +2,7 @@
 // (thinking, max_tokens, compaction); the history is what fits its window; a "prompt is too long"
 // answer is learned from and the call tried again, smaller, up to three times. A run never fails
 // while its newest message alone fits.
-import { refBlock } from "../../invoker/attachment-refs";
+import { codeOnly, codeRefBlock, refBlock } from "../../invoker/attachment-refs";
 import { RunError } from "../../invoker/errors";
 import { InvokeFailure, type InvokeRequest } from "../../invoker/invoke";
 import { thinkingFor } from "../../invoker/request";
@@ -17,15 +17,19 @@ import type { RunRecorder } from "./recorder";
 import type { MessageRecord } from "../store/messages";
 import { messagesTokens, reserveRequest } from "./spend-reservation";
 import { CodeOutputs } from "./code-output";
+import { isCodeTool } from "../../../protocol";
 
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
 const COMPACT_AT = 0.8;
 
-/** The thread's project's images and PDFs, as references (its text files are in the system prompt). */
-function projectBlocks(deps: RunParts): ApiContent[] {
+/**
+ * The thread's project's images and PDFs, as references (its text files are in the system prompt), and
+ * where the run runs code, its other files for the code's container.
+ */
+function projectBlocks(deps: RunParts, code: boolean): ApiContent[] {
   const files = deps.stepZero.current?.project?.files ?? [];
-  return files.filter((f) => f.mediaType.startsWith("image/") || f.mediaType === "application/pdf").map((f) => refBlock(f));
+  return files.flatMap((f) => (f.mediaType.startsWith("image/") || f.mediaType === "application/pdf" ? [refBlock(f)] : code || codeOnly(f) ? [codeRefBlock(f)] : []));
 }
 
 /**
@@ -69,11 +73,13 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
   const model = await invoker.modelInfo(run.model);
   const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
   const attachments = message.attachments?.map(refBlock) ?? [];
-  const project = projectBlocks(deps);
   const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
   const tools = [...deps.plugins.tools({ model, thread: run.thread, codeExecution: config.codeExecution, offline: invoker.offline }), ...definitions(offered)];
-  const container = runsCode(tools) ? keptContainer(deps) : undefined;
-  const outputs = new CodeOutputs(deps, run, signal);
+  const code = runsCode(tools);
+  const project = projectBlocks(deps, code);
+  const container = code ? keptContainer(deps, message) : undefined;
+  const codeFiles = code ? deps.uploads.forRun(run.ownerId, signal) : null;
+  const outputs = new CodeOutputs(deps, run, signal, (out) => rec.codeOutput(out));
   // The thread's own section goes last, in a block of its own (base-prompt.ts says why).
   const system = [prompt.system, threadSection(run.thread)];
   const request: Omit<InvokeRequest, "history" | "compactAt"> = {
@@ -81,7 +87,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     system,
     prompt: prompt.prompt,
     attachments,
-    prepare: (messages) => deps.files.prepare(opening(messages, project)),
+    prepare: (messages) => deps.files.prepare(opening(messages, project), codeFiles),
     tools,
     resume: opts.resume,
     runTool: (name, input, toolUseId, resumable) => {
@@ -90,8 +96,9 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
       return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
     },
     beforeRound: (messages) => reserveRequest(deps, run, () => messagesTokens(messages)),
-    ...(container !== undefined ? { container } : {}),
+    ...(container !== undefined ? { container: container.id } : {}),
     onCodeResult: (result) => outputs.take(result),
+    onUploadGone: (upstreamId) => deps.uploads.gone(upstreamId, run.ownerId),
     onEvent: (e) => rec.stream(e),
     onContentEnd: () => rec.flush(),
     signal,
@@ -100,7 +107,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     onCompaction: () => rec.step({ step: "compacted" }),
     onCompactionRefused: () => deps.logger.warn("the model API refused compaction; going on without it", { threadId: run.threadId }),
   };
-  return { model, maxTokens, request, outputs, fixed: fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools) };
+  return { model, maxTokens, request, outputs, container, fixed: fixedTokens(system.join("\n\n"), prompt.prompt, [...project, ...attachments], tools) };
 }
 
 export async function callModel(
@@ -113,7 +120,7 @@ export async function callModel(
   opts: CallOptions = {},
 ): Promise<InvokeResult> {
   const { invoker, config, calibration } = deps;
-  const { model, maxTokens, request, outputs, fixed } = await requestOf(deps, run, message, prompt, rec, signal, opts);
+  const { model, maxTokens, request, outputs, container, fixed } = await requestOf(deps, run, message, prompt, rec, signal, opts);
   const turns = sinceCompaction(deps.view.before(message.parentId).turns);
   for (let attempt = 0; ; attempt++) {
     const budget = calibration.budget(model, maxTokens, config.contextTokenBudget);
@@ -123,7 +130,7 @@ export async function callModel(
     try {
       const result = await invoker.invoke({ ...request, history, compactAt });
       calibration.observe(result.firstInputTokens, fixed + estimate);
-      if (ranCode(result.turns)) keepContainer(deps, run, request.container, result.container);
+      if (container && ranCode(result.turns)) keepContainer(deps, run, message, container, result.container);
       await outputs.settled();
       return result;
     } catch (err) {
@@ -144,26 +151,38 @@ export async function callModel(
 /** Whether the request offers the code execution tool (the code plugin's, at any version). */
 const runsCode = (tools: ModelTool[]) => tools.some((t) => "type" in t && typeof t.type === "string" && t.type.startsWith("code_execution_"));
 
-const CODE_TOOLS = new Set(["code_execution", "bash_code_execution", "text_editor_code_execution"]);
 
 /** Whether the model ran code in these turns (a container then holds what it did). */
 const ranCode = (turns: ApiMessage[]) =>
-  turns.some((t) => t.role === "assistant" && Array.isArray(t.content) && t.content.some((b) => b.type === "server_tool_use" && CODE_TOOLS.has(b.name)));
+  turns.some((t) => t.role === "assistant" && Array.isArray(t.content) && t.content.some((b) => b.type === "server_tool_use" && isCodeTool(b.name)));
 
-/** The thread's container to run in again, or null for a new one (none yet, or past its expiry). */
-function keptContainer(deps: RunParts): string | null {
+/**
+ * The thread's container to run in again, or null for a new one, and why: none yet, past its expiry,
+ * or made by a run of another branch (its files and variables are that branch's, which this branch's
+ * answers must not build on unawares: a branch switch starts a new one, and says so).
+ */
+function keptContainer(deps: RunParts, message: MessageRecord): ContainerChoice {
   const kept = deps.store.thread.get()?.container;
-  return kept && kept.expiresAt > Date.now() ? kept.id : null;
+  if (!kept) return { id: null };
+  if (kept.expiresAt <= Date.now()) return { id: null, expired: true };
+  const onBranch = !kept.exchange || kept.exchange === message.parentId || deps.view.before(message.parentId).turns.some((t) => t.exchange === kept.exchange);
+  return onBranch ? { id: kept.id } : { id: null, otherBranch: true };
 }
 
 /**
  * The container the run ran in is the thread's next run's; the clients hear whether it is new, the
  * one before (its files and variables are there), or new because the one before had expired.
  */
-function keepContainer(deps: RunParts, run: RunInfo, asked: string | null | undefined, ran: InvokeResult["container"]): void {
+function keepContainer(deps: RunParts, run: RunInfo, message: MessageRecord, chose: ContainerChoice, ran: InvokeResult["container"]): void {
   if (!ran) return;
-  const before = deps.store.thread.get()?.container ?? null;
-  const status = ran.replaced || (before && before.id !== ran.id) ? "expired" : asked === ran.id ? "reused" : "new";
-  deps.store.thread.update({ container: { id: ran.id, expiresAt: ran.expiresAt } }, Date.now());
-  deps.events.emit("code:container", { threadId: run.threadId, status });
+  const status = ran.replaced || chose.expired ? "expired" : chose.id === ran.id ? "reused" : "new";
+  deps.store.thread.update({ container: { id: ran.id, expiresAt: ran.expiresAt, exchange: message.id } }, Date.now());
+  deps.events.emit("code:container", { threadId: run.threadId, status, ...(status === "new" && chose.otherBranch ? { reason: "branch" as const } : {}) });
+}
+
+/** The container a run asks for (null: a new one), and why it asks for none. */
+interface ContainerChoice {
+  id: string | null;
+  expired?: boolean;
+  otherBranch?: boolean;
 }

@@ -8,6 +8,7 @@ import type { Approvals } from "../approvals";
 import type { Broadcaster } from "../broadcaster";
 import type { Calibration } from "./context-window";
 import type { FileBlocks } from "./file-blocks";
+import type { ContainerUploads } from "./container-uploads";
 import type { ModelView } from "../model-view";
 import type { SpendGuard } from "../spend";
 import type { StepZero } from "./step-zero";
@@ -23,6 +24,8 @@ export interface RunParts {
   view: ModelView;
   calibration: Calibration;
   files: FileBlocks;
+  /** The thread's files as the code's container gets them (uploaded once). */
+  uploads: ContainerUploads;
   stepZero: StepZero;
   spend: SpendGuard;
   logger: Logger;

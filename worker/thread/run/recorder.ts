@@ -1,7 +1,7 @@
 // A run's own record of what happened, which the pipeline returns (the seed's return value): the
 // steps, the stream (deltas coalesced for sockets, merged into whole blocks for plugins), and the
 // plugins' stream and step hooks still running.
-import { applyWebEvent, NO_WEB, type PipelineStep, type StreamEvent, type WebActivity } from "../../../protocol";
+import { applyCodeEvent, applyCodeOutput, applyWebEvent, NO_WEB, storedCodeRuns, type CodeOutput, type CodeRun, type CodeRunView, type PipelineStep, type StreamEvent, type WebActivity } from "../../../protocol";
 import type { RunInfo, RunOutcome, StepInfo } from "../../plugins/contract";
 import { DeltaCoalescer } from "../broadcaster";
 import type { RunParts } from "./parts";
@@ -12,6 +12,8 @@ export class RunRecorder {
   private readonly coalescer: DeltaCoalescer;
   /** Stream and step hooks still running (an async one puts off the plugins after it in line). */
   private readonly hooks: Promise<void>[] = [];
+  /** The run's code runs (their input whole, their output): what the answer's metadata.code keeps. */
+  private codeRuns: CodeRunView[] = [];
 
   constructor(
     private readonly parts: Pick<RunParts, "events" | "plugins" | "store" | "config">,
@@ -35,6 +37,7 @@ export class RunRecorder {
     // input whole, so the pieces tell them nothing they do not get then, and an artifact's content
     // (up to 1 MiB) in pieces of a few characters would be thousands of calls to every plugin.
     if (e.type === "tool_input") return this.coalescer.push(e);
+    this.codeRuns = applyCodeEvent(this.codeRuns, e);
     this.track(this.parts.plugins.notify("onStreamEvent", e, this.run));
     const last = this.streamEvents.at(-1);
     if ((e.type === "text" || e.type === "thinking") && last?.type === e.type) last.delta += e.delta;
@@ -45,6 +48,13 @@ export class RunRecorder {
       if (e.type === "tool_call") this.parts.store.runs.toolRan(this.run.runId);
       this.parts.events.emit("pipeline:stream", { threadId: this.run.threadId, runId: this.run.runId, ...e });
     }
+  }
+
+  /** A code run's output, with the files the thread kept of it: to its clients, and to the answer's record. */
+  codeOutput(out: CodeOutput): void {
+    this.coalescer.flush();
+    this.codeRuns = applyCodeOutput(this.codeRuns, out);
+    this.parts.events.emit("code:output", { threadId: this.run.threadId, runId: this.run.runId, ...out });
   }
 
   /** The upstream said its last: the buffered delta goes out now, not at the coalescer's next tick. */
@@ -71,6 +81,11 @@ export class RunRecorder {
     const web = this.streamEvents.reduce(applyWebEvent, NO_WEB);
     if (!web.calls.length && !web.citations.length) return {};
     return { web: { calls: web.calls.map(({ done: _, ...call }) => call), citations: web.citations } };
+  }
+
+  /** The run's code runs, kept in the answer's metadata so a reloaded thread shows their cards. */
+  code(): { code?: CodeRun[] } {
+    return this.codeRuns.length ? { code: storedCodeRuns(this.codeRuns) } : {};
   }
 
   outcome(fields: Omit<RunOutcome, "steps" | "streamEvents">): RunOutcome {

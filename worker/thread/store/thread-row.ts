@@ -7,8 +7,11 @@ export interface ThreadRecord extends Thread {
   source: string;
   /** True once a person named the thread: automatic titles never overwrite it. */
   named: boolean;
-  /** The code execution container its last run used (reused by the next), with when it expires. */
-  container?: { id: string; expiresAt: number } | null;
+  /**
+   * The code execution container its last run used (reused by the next run of the same branch), when
+   * it expires, and the input message of the run that used it.
+   */
+  container?: { id: string; expiresAt: number; exchange?: string } | null;
   updatedAt: number;
 }
 
@@ -132,7 +135,7 @@ function fromRow(r: Row): ThreadRecord {
     projectId: r.project_id,
     ...(r.mcp_off ? { mcpOff: JSON.parse(r.mcp_off) as string[] } : {}),
     ...(r.code_execution !== null && r.code_execution !== undefined ? { codeExecution: r.code_execution === 1 } : {}),
-    container: r.container ? (JSON.parse(r.container) as { id: string; expiresAt: number }) : null,
+    container: r.container ? (JSON.parse(r.container) as NonNullable<ThreadRecord["container"]>) : null,
     lastActivity: r.last_activity,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -2,3 +2,4 @@
 // their storage quota.
 export { ContextFiles } from "./context-files";
 export { StoredFiles, type StoredFile } from "./stored-files";
+export { UpstreamFiles } from "./upstream-files";

@@ -20,7 +20,7 @@ export interface ProjectEffects {
   readText(key: string): Promise<string | null>;
 }
 
-const TEXT = /^text\/(plain|markdown|csv)$/;
+const TEXT = /^(text\/(plain|markdown|csv)|application\/json)$/;
 /** A text file's text reaches the prompt up to this; the context budget cuts further. */
 const MAX_TEXT_BYTES = 200_000;
 

@@ -1,0 +1,7 @@
+// How a size reads, for people: the web app's file cards and the notes the Worker writes to the model.
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
