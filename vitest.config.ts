@@ -62,6 +62,8 @@ export function workerdConfig({ legacy }: { legacy: boolean }) {
               APPROVAL_TIMEOUT_S: "3",
               // A short wait for a tool call (test/user/mcp.test.ts makes one time out).
               MCP_TOOL_TIMEOUT_MS: "1500",
+              // An answer runs code at most 3 times (test/thread/code-limits.test.ts runs past it).
+              CODE_RUNS_PER_RUN: "3",
               ...(legacy ? { LEGACY_IMPORT: "1" } : {}),
             },
             // Real limiters: wrangler.toml's, loose enough for the suites, and a tight one to hit.

@@ -52,8 +52,10 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
-  /** Server tools the model used (web_search, web_fetch requests), by tool name; absent when none. */
+  /** Server tools the model used (web_search, web_fetch requests, code_execution runs), by tool name; absent when none. */
   serverToolUses?: Record<string, number>;
+  /** The code's container time billed for the run (at least 300 s where code ran); absent when none. */
+  containerSeconds?: number;
 }
 
 /** Open-ended; these are the fields the project writes (docs/protocol-notes.md). */

@@ -32,6 +32,7 @@ const PASSED_THROUGH = [
   "MCP_TOOL_TIMEOUT_MS",
   "MCP_ALLOW_LOCAL",
   "CODE_EXECUTION",
+  "CODE_RUNS_PER_RUN",
   "APPROVAL_TIMEOUT_S",
 ];
 const port = process.env.PORT || "8787";

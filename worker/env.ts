@@ -77,6 +77,8 @@ export interface Env {
   MCP_ALLOW_LOCAL?: string;
   /** "0" turns the code plugin's code execution off; on by default where a model key is set. */
   CODE_EXECUTION?: string;
+  /** The most code runs one answer may make (default 20). */
+  CODE_RUNS_PER_RUN?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -122,6 +124,8 @@ export interface Config {
   mcpAllowLocal: boolean;
   /** The deployment offers code execution (a thread may still turn it off). */
   codeExecution: boolean;
+  /** The most code runs one answer may make (CODE_RUNS_PER_RUN): past it, the model answers in words. */
+  maxCodeRuns: number;
 }
 
 export const VERSION = "0.2.0";
@@ -171,6 +175,7 @@ export function configOf(env: Env): Config {
       mcpToolTimeoutMs: numberVar(env.MCP_TOOL_TIMEOUT_MS, 60_000),
       approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,
       mcpAllowLocal: env.MCP_ALLOW_LOCAL === "1",
+      maxCodeRuns: numberVar(env.CODE_RUNS_PER_RUN, 20),
       codeExecution: env.CODE_EXECUTION !== undefined ? env.CODE_EXECUTION === "1" || env.CODE_EXECUTION === "true" : Boolean(env.ANTHROPIC_API_KEY),
     };
     parsed.set(env, config);

@@ -22,7 +22,7 @@ function upstream(refuses: boolean) {
     return answer();
   };
   const client = { messages: { create: create(false) }, beta: { messages: { create: create(true) } } } as unknown as Anthropic;
-  const invoker = new Invoker(client, { maxTokens: 1024, thinking: null, maxToolTurns: 2, retryAttempts: 1, retryBaseMs: 1 });
+  const invoker = new Invoker(client, { maxTokens: 1024, thinking: null, maxCodeRuns: 20, maxToolTurns: 2, retryAttempts: 1, retryBaseMs: 1 });
   return { invoker, requests };
 }
 

@@ -45,6 +45,13 @@ describe("the offline model", () => {
     expect(result.toolCalls).toBe(1);
   });
 
+  it("says that running code needs Claude (it is offered no code execution tool)", async () => {
+    const events: StreamEvent[] = [];
+    const result = await createInvoker(offlineEnv, configOf(offlineEnv)).invoke(request("plot these numbers: 3, 5, 8", events, []));
+    expect(result.output).toBe("**Offline model.** I cannot run code: code execution (analysis, charts, files) needs Claude (set `ANTHROPIC_API_KEY`).");
+    expect(configOf(offlineEnv).codeExecution).toBe(false);
+  });
+
   it("stops when aborted", async () => {
     const controller = new AbortController();
     const events: StreamEvent[] = [];

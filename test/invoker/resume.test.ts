@@ -19,7 +19,7 @@ function scripted(answers: Event[][]) {
     })();
   };
   const client = { messages: { create }, beta: { messages: { create } } } as unknown as Anthropic;
-  return { invoker: new Invoker(client, { maxTokens: 1024, thinking: null, maxToolTurns: 4, retryAttempts: 1, retryBaseMs: 1 }), requests };
+  return { invoker: new Invoker(client, { maxTokens: 1024, thinking: null, maxCodeRuns: 20, maxToolTurns: 4, retryAttempts: 1, retryBaseMs: 1 }), requests };
 }
 
 const start = { type: "message_start", message: { usage: { input_tokens: 10, output_tokens: 1 } } };

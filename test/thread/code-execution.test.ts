@@ -76,6 +76,33 @@ describe("the code plugin", () => {
     await settle();
   });
 
+  it("a branch's run does not build on another branch's container: an edit starts a new one, and says why", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    await runCode(thread.id, ws, 1, "python3 -c 'x = 1'", "\n");
+    const first = (await upstream.containers()).at(-1)!.id;
+    const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
+    const asked = messages.find((x: any) => x.role === "user");
+
+    // The edit is another branch from the same point: the first branch's variables are not its own.
+    const m = marker("edit");
+    await script(m, [{ kind: "code", command: "python3 -c 'print(2)'", stdout: "2\n", returnCode: 0, answer: "Two." } as any]);
+    expect((await api(`/api/threads/${thread.id}/messages/${asked.id}/edit`, { body: { content: `edited ${m}` } })).status).toBe(202);
+    await ws.waitForRunEnd(2, 20_000);
+    const [edited] = await upstreamRequests(m);
+    expect(edited.body.container).toBeUndefined();
+    expect(ws.events("code:container").map((f) => f.data).at(-1)).toEqual({ threadId: thread.id, status: "new", reason: "branch" });
+    const second = (await upstream.containers()).at(-1)!.id;
+    expect(second).not.toBe(first);
+
+    // Going on along the new branch runs in its container.
+    const next = await runCode(thread.id, ws, 3, "python3 -c 'print(3)'", "3\n");
+    expect(next.requests[0].body.container).toBe(second);
+    expect(ws.events("code:container").map((f) => f.data.status).at(-1)).toBe("reused");
+    ws.close();
+    await settle();
+  });
+
   it("a chart the code wrote is fetched from the Files API, kept in R2, listed with the thread's files and downloaded", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);

@@ -46,6 +46,7 @@ export function createInvoker(env: Env, config: Config): Invoker {
       // Each request's thinking comes from its model's catalog entry (worker/invoker/request.ts).
       thinking: null,
       maxToolTurns: config.maxToolTurns,
+      maxCodeRuns: config.maxCodeRuns,
       retryAttempts: config.retryAttempts,
       retryBaseMs: config.retryBaseMs,
     },

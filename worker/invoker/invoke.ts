@@ -3,6 +3,7 @@ import { AnswerText } from "./answer-text";
 import type { CodeResult } from "./code-result";
 import { fetchProduced, missingUpload, uploadForCode, type ProducedFileBytes } from "./files-api";
 import { runTools, toolUses } from "./tool-round";
+import { CodeMeter } from "./code-meter";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitFiles } from "./file-fit";
@@ -81,6 +82,8 @@ export interface InvokerOptions {
   maxTokens: number;
   thinking: Anthropic.ThinkingConfigParam | null;
   maxToolTurns: number;
+  /** The most code runs one answer may make (CODE_RUNS_PER_RUN). */
+  maxCodeRuns: number;
   retryAttempts: number;
   retryBaseMs: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -166,6 +169,8 @@ export class Invoker {
     const progress: StreamProgress = { started: false, usage: emptyUsage() };
     // A run's requests share one container: the first names the thread's, the next the one it got.
     const container: ContainerUse = { asked: req.container ?? null, ran: null, replaced: false };
+    const code = new CodeMeter(this.opts.maxCodeRuns);
+    let codeCut = false;
     const pointAt = (done: Anthropic.ToolResultBlockParam[]) => (): ResumePoint => ({ turns: [...turns], output: answer.text, usage: addUsage(usage, progress.usage), toolCalls, done: [...done] });
     try {
       if (from) {
@@ -175,14 +180,14 @@ export class Invoker {
         answer.toolsRan();
       }
       for (let round = from ? turns.filter((t) => t.role === "assistant").length : 0; ; round++) {
-        const lastRound = round >= this.opts.maxToolTurns;
+        const lastRound = round >= this.opts.maxToolTurns || codeCut;
         requestStart = answer.text.length;
         const messages = [...req.history, ...turns];
         if (round > 0) {
           answer.toolsRan();
           await req.beforeRound?.(messages);
         }
-        const reply = await this.request(req, messages, lastRound, answer.event, progress, container);
+        const reply = await this.request(req, messages, lastRound, answer.event, progress, container, code);
         if (round === 0) firstInputTokens = reply.usage.inputTokens + reply.usage.cacheReadTokens + reply.usage.cacheWriteTokens;
         usage = addUsage(usage, reply.usage);
         progress.usage = emptyUsage();
@@ -190,6 +195,12 @@ export class Invoker {
         if (reply.content.length) turns.push({ role: "assistant", content: reply.content });
         // A long server-tool turn paused by the API: sending the conversation back lets it go on.
         if (stopReason === "pause_turn" && !lastRound) continue;
+        // The answer ran code as often as it may: told so, the model finishes in words.
+        if (stopReason === "code_limit" && !lastRound) {
+          turns.push({ role: "user", content: [{ type: "text", text: code.limitNote }] });
+          codeCut = true;
+          continue;
+        }
         const calls = toolUses(turns[turns.length - 1]);
         if (stopReason !== "tool_use" || calls.length === 0) break;
         toolCalls += calls.length;
@@ -197,10 +208,10 @@ export class Invoker {
         if (req.signal.aborted) throw classify(null, req.signal);
       }
     } catch (err) {
-      throw failure(err, req.signal, answer.text, turns, answer.text.slice(requestStart), addUsage(usage, progress.usage));
+      throw failure(err, req.signal, answer.text, turns, answer.text.slice(requestStart), code.billed(addUsage(usage, progress.usage)));
     }
     const ran = container.ran ? { ...container.ran, replaced: container.replaced } : null;
-    return { output: answer.text, model: req.model, usage, durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens, container: ran };
+    return { output: answer.text, model: req.model, usage: code.billed(usage), durationMs: Date.now() - started, stopReason, turns, toolCalls, firstInputTokens, container: ran };
   }
 
   private async request(
@@ -210,6 +221,7 @@ export class Invoker {
     onEvent: (e: StreamEvent) => void,
     progress: StreamProgress,
     container: ContainerUse,
+    code: CodeMeter,
   ): Promise<StreamedMessage> {
     const spec: RequestSpec = {
       model: req.model,
@@ -236,13 +248,15 @@ export class Invoker {
       progress.started = false;
       progress.usage = emptyUsage();
       const params = buildParams(spec);
+      const sentAt = Date.now();
       try {
         const stream =
           spec.compactAt === null
             ? await this.client.messages.create(params, { signal: req.signal })
             : await this.client.beta.messages.create(params as never, { signal: req.signal });
         this.refusedFiles.accepted(params.messages as ApiMessage[]);
-        const reply = await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress);
+        const reply = await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress, code);
+        code.request(params.messages as ApiMessage[], reply.content, Date.now() - sentAt);
         if (reply.container) container.ran = reply.container;
         return reply;
       } catch (err) {

@@ -62,6 +62,12 @@ function answer(req: OfflineRequest, inputTokens: number): Sse[] {
       text("**Offline model.** I cannot reach the web: web search and web fetch need Claude (set `ANTHROPIC_API_KEY`)."),
     ], "end_turn");
   }
+  if (/\b(execute|plot|chart|graph|analy[sz]e|calculate|compute|python|spreadsheet|excel|xlsx|run (this |the |some |my )?code)\b/i.test(said)) {
+    return message(req.model, inputTokens, [
+      thinking("The user wants code run; the offline model runs none."),
+      text("**Offline model.** I cannot run code: code execution (analysis, charts, files) needs Claude (set `ANTHROPIC_API_KEY`)."),
+    ], "end_turn");
+  }
   const excerpt = said.length > 280 ? `${said.slice(0, 280)}…` : said;
   const files = received(blocks);
   return message(

@@ -49,10 +49,16 @@ export interface StreamProgress {
  * `onEvent` as it comes. Thinking blocks keep their signatures byte for byte: the API refuses a
  * conversation whose thinking was altered.
  */
-export async function readStream(events: AsyncIterable<Event>, onEvent: (e: ReadEvent) => void, progress: StreamProgress): Promise<StreamedMessage> {
-  const reader = new Reader(onEvent, progress);
-  for await (const ev of events) reader.read(ev);
+export async function readStream(events: AsyncIterable<Event>, onEvent: (e: ReadEvent) => void, progress: StreamProgress, code?: CodeBudget): Promise<StreamedMessage> {
+  const reader = new Reader(onEvent, progress, code);
+  // Leaving the loop closes the stream: the request is cancelled where the run's code budget ran out.
+  for await (const ev of events) if (!reader.read(ev)) break;
   return reader.end();
+}
+
+/** The code runs a run has left: `take` is false for one past them (its response is cut there, stop reason "code_limit"). */
+export interface CodeBudget {
+  take(): boolean;
 }
 
 /** What one response has said so far: a handler per stream event folds it in. */
@@ -68,30 +74,41 @@ class Reader {
   constructor(
     private readonly onEvent: (e: ReadEvent) => void,
     private readonly progress: StreamProgress,
+    private readonly code?: CodeBudget,
   ) {}
 
-  read(ev: Event): void {
+  /** Folds in one event; false when the response must end here (a code run past the run's budget). */
+  read(ev: Event): boolean {
     switch (ev.type) {
       case "message_start":
-        return this.setUsage(usageOf(ev.message.usage));
+        this.setUsage(usageOf(ev.message.usage));
+        break;
       case "content_block_start":
+        if (ev.content_block.type === "server_tool_use" && isCodeTool(ev.content_block.name) && this.code && !this.code.take()) {
+          this.stopReason = "code_limit";
+          this.stopped = true;
+          return false;
+        }
         this.blocks[ev.index] = blockOf(ev.content_block);
-        return;
+        break;
       case "content_block_delta":
-        return this.delta(this.blocks[ev.index], ev.delta);
+        this.delta(this.blocks[ev.index], ev.delta);
+        break;
       case "content_block_stop": {
         const block = this.blocks[ev.index];
         this.blockStop(block);
         // What a caller buffers of it can go now: the last of a text or thinking block, a network read
         // before message_delta (other blocks' events flush a caller's buffer themselves).
         if ((block?.type === "text" && block.text) || (block?.type === "thinking" && block.thinking)) this.onEvent({ type: "content_end" });
-        return;
+        break;
       }
       case "message_delta":
-        return this.messageDelta(ev);
+        this.messageDelta(ev);
+        break;
       case "message_stop":
         this.stopped = true;
     }
+    return true;
   }
 
   end(): StreamedMessage {

@@ -28,6 +28,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     sum.serverToolUses = { ...a.serverToolUses };
     for (const [tool, n] of Object.entries(b.serverToolUses ?? {})) sum.serverToolUses[tool] = (sum.serverToolUses[tool] ?? 0) + n;
   }
+  if (a.containerSeconds || b.containerSeconds) sum.containerSeconds = (a.containerSeconds ?? 0) + (b.containerSeconds ?? 0);
   return sum;
 }
 
