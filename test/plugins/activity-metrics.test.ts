@@ -216,8 +216,8 @@ describe("the metrics plugin and /api/metrics", () => {
 
     // Each run's data point for Analytics Engine (worker/plugins/metrics/data-point.ts).
     expect(points).toEqual([
-      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, firstRunId], doubles: [2500, 300, 2000, 400, c1, r1.durationMs, 0, 0] },
-      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, secondRunId], doubles: [500, 50, 0, 0, c2, r2.durationMs, 0, 0] },
+      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, firstRunId], doubles: [2500, 300, 2000, 400, c1, r1.durationMs, 0, 0, 0, 0] },
+      { indexes: ["local"], blobs: ["local", thread.model, "completed", thread.id, secondRunId], doubles: [500, 50, 0, 0, c2, r2.durationMs, 0, 0, 0, 0] },
     ]);
   });
 

@@ -43,6 +43,11 @@ describe("code execution's bound and cost", () => {
     expect(answer.content).not.toContain("Never reached.");
     expect(answer.metadata.code).toHaveLength(3);
     expect(answer.metadata.usage.serverToolUses).toMatchObject({ code_execution: 3 });
+    // The activity records see each code run as a tool call with its result.
+    const calls = messages.filter((x: any) => x.kind === "tool_call").map((x: any) => x.metadata);
+    expect(calls.map((c: any) => [c.toolName, c.input.command])).toEqual([1, 2, 3].map((i) => ["bash_code_execution", `python3 step${i}.py`]));
+    const results = messages.filter((x: any) => x.kind === "tool_result");
+    expect(results.map((x: any) => [x.metadata.toolName, x.metadata.isError, x.content])).toEqual([1, 2, 3].map((i) => ["bash_code_execution", false, `exit 0\nstep ${i}\n`]));
     ws.close();
   });
 

@@ -1,7 +1,7 @@
 // Rich activity, which the original hard-coded in sendToThread (the seed's named debt), as a plugin:
 // status rows at start and end, a row per pipeline step, and thinking / tool rows. Each is stored in
 // the thread's object as it happens (local, synchronous) and reaches D1 with the run's flush.
-import type { StreamEvent } from "../../../protocol";
+import { isCodeTool, type StreamEvent } from "../../../protocol";
 import type { NewMessage, PluginContext, PluginDefinition, RunInfo, RunOutcome, StepInfo } from "../contract";
 
 /**
@@ -34,7 +34,8 @@ class RunActivity {
     }
     if (event.type === "text") return;
     this.flushThinking();
-    if (event.type === "tool_call") {
+    // A code run is a tool call like the others (its result comes as a tool_result: recorder.ts).
+    if (event.type === "tool_call" || (event.type === "server_tool_call" && isCodeTool(event.toolName))) {
       this.add({
         role: "assistant", kind: "tool_call", content: JSON.stringify(event.input), model: this.run.model,
         metadata: { toolUseId: event.toolUseId, toolName: event.toolName, input: event.input },

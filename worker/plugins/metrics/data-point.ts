@@ -5,9 +5,9 @@ import type { UsageRow } from "../ports";
 /** The blobs, in order: who ran what, and how it ended. */
 export const RUN_BLOBS = ["owner", "model", "status", "thread", "run"] as const;
 /** The doubles, in order: what the run used and cost. */
-export const RUN_DOUBLES = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "duration_ms", "web_search_requests", "web_fetch_requests"] as const;
+export const RUN_DOUBLES = ["input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "duration_ms", "web_search_requests", "web_fetch_requests", "code_runs", "container_seconds"] as const;
 
-export function runDataPoint(run: UsageRow, serverToolUses?: Record<string, number>): AnalyticsEngineDataPoint {
+export function runDataPoint(run: UsageRow, serverToolUses?: Record<string, number>, containerSeconds?: number): AnalyticsEngineDataPoint {
   return {
     // Sampling keeps each user's points together (Analytics Engine samples by index).
     indexes: [run.ownerId],
@@ -21,6 +21,8 @@ export function runDataPoint(run: UsageRow, serverToolUses?: Record<string, numb
       run.durationMs ?? 0,
       serverToolUses?.web_search ?? 0,
       serverToolUses?.web_fetch ?? 0,
+      serverToolUses?.code_execution ?? 0,
+      containerSeconds ?? 0,
     ],
   };
 }

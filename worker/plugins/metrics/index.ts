@@ -29,7 +29,7 @@ export const metricsPlugin: PluginDefinition = {
           startedAt: run.startedAt,
         };
         ctx.thread.usage(usage);
-        ctx.env.ANALYTICS?.writeDataPoint(runDataPoint(usage, u.serverToolUses));
+        ctx.env.ANALYTICS?.writeDataPoint(runDataPoint(usage, u.serverToolUses, u.containerSeconds));
       },
     };
   },

@@ -50,11 +50,19 @@ export class RunRecorder {
     }
   }
 
-  /** A code run's output, with the files the thread kept of it: to its clients, and to the answer's record. */
+  /**
+   * A code run's output, with the files the thread kept of it: to its clients (code:output), to the
+   * answer's record, and to the plugins as the tool_result of its call, so activity and metrics see a
+   * code run as any tool's.
+   */
   codeOutput(out: CodeOutput): void {
     this.coalescer.flush();
     this.codeRuns = applyCodeOutput(this.codeRuns, out);
     this.parts.events.emit("code:output", { threadId: this.run.threadId, runId: this.run.runId, ...out });
+    const toolName = this.codeRuns.find((r) => r.toolUseId === out.toolUseId)?.toolName ?? "code_execution";
+    const result: StreamEvent = { type: "tool_result", toolUseId: out.toolUseId, toolName, content: codeResultText(out), isError: Boolean(out.error) || (out.returnCode ?? 0) !== 0 };
+    this.streamEvents.push(result);
+    this.track(this.parts.plugins.notify("onStreamEvent", result, this.run));
   }
 
   /** The upstream said its last: the buffered delta goes out now, not at the coalescer's next tick. */
@@ -95,4 +103,13 @@ export class RunRecorder {
   private track(hooked: void | Promise<void>): void {
     if (hooked) this.hooks.push(hooked);
   }
+}
+
+/** A code run's outcome in words, as its tool_result row keeps it. */
+function codeResultText(out: CodeOutput): string {
+  const parts = [out.error ? `error: ${out.error}` : `exit ${out.returnCode ?? 0}`];
+  if (out.stdout) parts.push(out.stdout);
+  if (out.stderr) parts.push(`stderr:\n${out.stderr}`);
+  if (out.files.length) parts.push(`files: ${out.files.map((f) => f.name).join(", ")}`);
+  return parts.join("\n");
 }
