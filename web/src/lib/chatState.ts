@@ -3,7 +3,7 @@
 // drops chat:messages whose id it already holds.
 
 import { MESSAGE_PAGE, type Message, type ServerFrame } from "@protocol";
-import { applyStream, artifactWritten, newRun, type LiveRun } from "./liveRun";
+import { applyCodeResult, applyStream, artifactWritten, containerNotice, newRun, type LiveRun } from "./liveRun";
 
 export interface ChatState {
   load: "idle" | "loading" | "ready" | "error";
@@ -140,6 +140,17 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       }));
       return { ...next, running: state.running === runId ? null : state.running };
     }
+    case "code:output": {
+      const { threadId: _t, runId, ...out } = frame.data;
+      return withRun(state, runId, at, (r) => applyCodeResult(r, out));
+    }
+    case "code:container": {
+      // Said at the end of a run that ran code: the notice goes with that run (the one in progress).
+      const notice = containerNotice(frame.data);
+      const runId = state.running ?? state.runOrder.at(-1);
+      if (!notice || !runId) return state;
+      return withRun(state, runId, at, (r) => ({ ...r, container: notice }));
+    }
     case "artifact:updated": {
       const run = state.runs[frame.data.runId];
       return run ? { ...state, runs: { ...state.runs, [run.runId]: artifactWritten(run, frame.data.artifact.id) } } : state;
@@ -201,7 +212,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 
 /** Is this seq-carrying frame about the given run (used when replaying one run's events)? */
 export function frameRunId(frame: ServerFrame): string | null {
-  if (frame.event.startsWith("pipeline:")) {
+  if (frame.event.startsWith("pipeline:") || frame.event === "code:output") {
     const data = frame.data as { runId?: unknown };
     return typeof data.runId === "string" ? data.runId : null;
   }

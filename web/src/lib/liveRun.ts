@@ -1,7 +1,7 @@
-// One run as this page saw it over the socket (its steps, its thinking and tool blocks, its text
-// and web activity), and how its stream events fold into it. ChatState (chatState.ts) holds them.
+// One run as this page saw it over the socket (its steps, its thinking and tool blocks, its text,
+// web activity and code runs), and how its stream events fold into it. ChatState (chatState.ts) holds them.
 
-import type { EventMap, Usage } from "@protocol";
+import { applyCodeEvent, applyCodeOutput, isCodeTool, type CodeOutput, type CodeRunView, type EventMap, type Usage } from "@protocol";
 import { addInput, changeInput, type ToolInput } from "./toolInputs";
 import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
 
@@ -19,6 +19,16 @@ export type RunBlock =
   | { kind: "tool_call"; key: string; toolUseId: string; toolName: string; input: unknown }
   | { kind: "tool_result"; key: string; toolUseId: string; content: string; isError: boolean };
 
+/** A new container where the thread had one: the last had expired, or is another branch's. */
+export type ContainerNotice = { status: "expired" } | { status: "new"; reason: "branch" };
+
+/** code:container as the thread shows it: only a container that is not the one its code expects. */
+export function containerNotice(data: EventMap["code:container"]): ContainerNotice | null {
+  if (data.status === "expired") return { status: "expired" };
+  if (data.status === "new" && data.reason === "branch") return { status: "new", reason: "branch" };
+  return null;
+}
+
 /** A run seen (at least partly) over the socket during this page's life. */
 export interface LiveRun {
   runId: string;
@@ -32,6 +42,10 @@ export interface LiveRun {
   text: string;
   /** Web searches and fetches (search cards) and the citations of the text. */
   web: WebView;
+  /** Code runs (code cards): their code as it is written, then their output and files (code:output). */
+  code: CodeRunView[];
+  /** The code execution container the run used, when the thread should hear of it (code:container). */
+  container?: ContainerNotice;
   /**
    * Tool calls whose input is streaming or whose tool runs, in stream order: each leaves with its
    * result, with the artifact it wrote (artifact:updated), or with the run's end.
@@ -49,7 +63,7 @@ export interface LiveRun {
 
 /** A run as it starts; one joined mid-way (`messageId` null) learns what it answers from pipeline:start. */
 export function newRun(runId: string, messageId: string | null, at: number): LiveRun {
-  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, inputs: [], wrote: {}, startedAt: at };
+  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, code: [], inputs: [], wrote: {}, startedAt: at };
 }
 
 const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
@@ -79,6 +93,8 @@ export function applyStream(run: LiveRun, data: StreamData, key: string): LiveRu
     case "text":
       return { ...run, text: run.text + data.delta };
     case "tool_input":
+      // A code run's input is its card's, not an artifact's preview.
+      if (isCodeTool(data.toolName)) return { ...run, code: applyCodeEvent(run.code, data) };
       return { ...run, inputs: addInput(run.inputs, data) };
     case "thinking": {
       const last = run.blocks[run.blocks.length - 1];
@@ -94,6 +110,8 @@ export function applyStream(run: LiveRun, data: StreamData, key: string): LiveRu
     case "tool_result":
       return withBlock(withInput(run, data.toolUseId, () => null), { kind: "tool_result", key, toolUseId: data.toolUseId, content: data.content, isError: data.isError });
     case "server_tool_call":
+      if (isCodeTool(data.toolName)) return { ...run, code: applyCodeEvent(run.code, data) };
+      return { ...run, web: applyWebEvent(run.web, data) };
     case "server_tool_result":
     case "citations":
       return { ...run, web: applyWebEvent(run.web, data) };
@@ -101,3 +119,6 @@ export function applyStream(run: LiveRun, data: StreamData, key: string): LiveRu
       return run;
   }
 }
+
+/** A code run's output (code:output) folded into its run: its card shows it, and its files. */
+export const applyCodeResult = (run: LiveRun, out: CodeOutput): LiveRun => ({ ...run, code: applyCodeOutput(run.code, out) });
