@@ -60,6 +60,13 @@ function uploadBytes<T extends object>(url: string, file: File, mediaType: strin
 export const attachmentUrl = (threadId: string, attachmentId: string) =>
   routeUrl("GET /api/threads/:id/attachments/:attachmentId", { params: { id: threadId, attachmentId } });
 
+/**
+ * A file the thread's code produced, its bytes (GET /api/threads/:id/files/:fileId; the route map has
+ * no entry for it yet, so it is built on the list's route).
+ */
+export const producedFileUrl = (threadId: string, fileId: string) =>
+  `${routeUrl("GET /api/threads/:id/files", { params: { id: threadId } })}/${encodeURIComponent(fileId)}`;
+
 export interface FetchedFile {
   blob: Blob;
   /** From Content-Disposition, when the server names the file. */

@@ -1,23 +1,31 @@
+import type { CodeRunView } from "@protocol";
 import { useMemo, type ReactNode } from "react";
 import { numberCitations } from "../lib/citations";
 import type { WebView } from "../lib/webActivity";
 import { CitedSources } from "./CitedSources";
+import { CodeCards } from "./CodeCard";
 import { Markdown } from "./Markdown";
 import { SearchCards } from "./SearchCards";
 
 /**
- * An answer's body, streaming or stored alike: the searches and fetches it made, its text with
- * numbered references, and the sources they point at. `prefix` makes the references' targets
- * unique on the page.
+ * An answer's body, streaming or stored alike: the searches and fetches it made, the code it ran, its
+ * text with numbered references, and the sources they point at. `prefix` makes the references'
+ * targets unique on the page.
  */
 export function AnswerBody({
   text,
   web,
+  code = null,
+  codeActive = false,
   prefix,
   children,
 }: {
   text: string;
   web: WebView | null;
+  /** Its code runs (code cards). */
+  code?: readonly CodeRunView[] | null;
+  /** Its run still goes: a code run without output is running (else it was stopped). */
+  codeActive?: boolean;
   prefix: string;
   /** Shown in the bubble after the text (the streaming caret). */
   children?: ReactNode;
@@ -27,6 +35,7 @@ export function AnswerBody({
   return (
     <>
       {web && <SearchCards calls={web.calls} />}
+      {code && <CodeCards runs={code} active={codeActive} />}
       <div className="bubble bubble-assistant">
         {text && <Markdown text={text} citations={citations} citePrefix={prefix} />}
         {children}

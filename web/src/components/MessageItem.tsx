@@ -1,8 +1,9 @@
 import { memo, useMemo } from "react";
+import { codeFromMetadata } from "../lib/codeView";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { Link, threadPath } from "../lib/router";
 import { webFromMetadata, type WebView } from "../lib/webActivity";
-import type { Message, ToolOutcome } from "@protocol";
+import type { CodeRunView, Message, ToolOutcome } from "@protocol";
 import { AnswerBody } from "./AnswerBody";
 import { Markdown } from "./Markdown";
 import { MemoryLine } from "./MemoryLine";
@@ -128,12 +129,14 @@ function RegenerateButton({ message }: { message: Message }) {
 }
 
 /**
- * An assistant's answer, with its searches, references and sources (`liveWeb`: those seen live, for
- * an answer stored without them). A partial answer kept after a restart is dimmed, and says so.
+ * An assistant's answer, with its searches, code runs, references and sources (`liveWeb`, `liveCode`:
+ * those seen live, for an answer stored without them). A partial answer kept after a restart is
+ * dimmed, and says so.
  */
-export function AssistantText({ message: m, liveWeb }: { message: Message; liveWeb?: WebView }) {
+export function AssistantText({ message: m, liveWeb, liveCode }: { message: Message; liveWeb?: WebView; liveCode?: readonly CodeRunView[] }) {
   const meta = m.metadata;
   const web = useMemo(() => webFromMetadata(meta) ?? liveWeb ?? null, [meta, liveWeb]);
+  const code = useMemo(() => codeFromMetadata(meta) ?? (liveCode?.length ? liveCode : null), [meta, liveCode]);
   const restarted = meta.restarted === true;
   return (
     <MessageFrame
@@ -144,7 +147,7 @@ export function AssistantText({ message: m, liveWeb }: { message: Message; liveW
       className={restarted ? "is-restarted" : undefined}
       extra={restarted ? { "data-restarted": "true" } : undefined}
     >
-      <AnswerBody text={m.content} web={web} prefix={`cite-${m.id}`} />
+      <AnswerBody text={m.content} web={web} code={code} prefix={`cite-${m.id}`} />
       {restarted && (
         <p className="restart-note" data-testid="restart-note">
           <span aria-hidden="true">↻</span> Interrupted by a restart — answered again below

@@ -6,11 +6,12 @@ import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { answeredAgain } from "../lib/runErrors";
 import { summarizeLive } from "../lib/timeline";
 import type { WebView } from "../lib/webActivity";
-import type { Message, ToolOutcome } from "@protocol";
+import type { CodeRunView, Message, ToolOutcome } from "@protocol";
 import { ActivityLine } from "./ActivityLine";
 import { AnswerBody } from "./AnswerBody";
 import { ApprovalCard } from "./ApprovalRequest";
 import { useApprovals } from "./approvalsState";
+import { CodeContainerNotice } from "./CodeCard";
 import { MemoryLine } from "./MemoryLine";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { AssistantText } from "./MessageItem";
@@ -19,11 +20,11 @@ import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
 
 /** The reply while it streams. Markdown is re-rendered at most every 120 ms, not per delta. */
-function StreamingBubble({ runId, text, web, model }: { runId: string; text: string; web: WebView; model?: string }) {
+function StreamingBubble({ runId, text, web, code, model }: { runId: string; text: string; web: WebView; code: readonly CodeRunView[]; model?: string }) {
   const shown = useThrottled(text, 120);
   return (
     <div className="msg msg-assistant msg-streaming" data-testid="streaming-message" aria-busy="true" aria-label="Assistant is replying">
-      <AnswerBody text={shown} web={web} prefix={`cite-${runId}`}>
+      <AnswerBody text={shown} web={web} code={code} codeActive prefix={`cite-${runId}`}>
         {shown ? <span className="caret" aria-hidden="true" /> : <span className="typing" role="img" aria-label="Waiting for the first words"><i /><i /><i /></span>}
       </AnswerBody>
       {model && <MessageChips model={model} />}
@@ -100,14 +101,14 @@ export const RunGroup = memo(function RunGroup({
 
   let text = null;
   if (final) {
-    text = <MemoAssistantText message={final} liveWeb={run.web} />;
+    text = <MemoAssistantText message={final} liveWeb={run.web} liveCode={run.code} />;
   } else if (run.status === "running") {
-    text = <StreamingBubble runId={run.runId} text={run.text} web={run.web} model={run.model} />;
-  } else if (run.text || run.web.calls.length) {
+    text = <StreamingBubble runId={run.runId} text={run.text} web={run.web} code={run.code} model={run.model} />;
+  } else if (run.text || run.web.calls.length || run.code.length) {
     // Failed or stopped before the stored message reached us: show what streamed.
     text = (
       <MessageFrame role="assistant" kind="text" extra={{ "data-partial": "true" }}>
-        <AnswerBody text={run.text} web={run.web} prefix={`cite-${run.runId}`} />
+        <AnswerBody text={run.text} web={run.web} code={run.code} prefix={`cite-${run.runId}`} />
         <MessageChips
           model={run.model}
           usage={run.usage}
@@ -130,6 +131,7 @@ export const RunGroup = memo(function RunGroup({
             <ApprovalCard threadId={approvals.threadId} approval={a} />
           </MessageFrame>
         ))}
+      {run.container && <CodeContainerNotice notice={run.container} />}
       {text}
       {run.error && !(restarted && final?.metadata.restarted) && (
         <PipelineError

@@ -6,12 +6,13 @@ import { useApprovals } from "./approvalsState";
 
 const PREVIEW_CHARS = 600;
 
-function Collapsible({ text, label }: { text: string; label: string }) {
+/** A tool card's text: its start, with "Show all" when it is long (a code card's output folds the same way). */
+export function Collapsible({ text, label, className }: { text: string; label: string; className?: string }) {
   const [open, setOpen] = useState(false);
   const long = text.length > PREVIEW_CHARS;
   return (
     <>
-      <pre className="tool-body" aria-label={label}>
+      <pre className={"tool-body" + (className ? " " + className : "")} aria-label={label}>
         {long && !open ? text.slice(0, PREVIEW_CHARS) + "…" : text}
       </pre>
       {long && (
