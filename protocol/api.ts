@@ -90,7 +90,8 @@ export interface Api {
   "POST /api/projects/:projectId/files": { query: { name?: string }; response: { file: ProjectFile } };
   "GET /api/projects/:projectId/files": { response: { files: ProjectFile[] } };
   "DELETE /api/projects/:projectId/files/:fileId": { response: null };
-  "POST /api/threads/:id/shares": { response: { share: Share } };
+  /** `codeFiles`: the copy holds the files the branch's code wrote too (the owner's choice; default not). */
+  "POST /api/threads/:id/shares": { body: { codeFiles?: boolean }; response: { share: Share } };
   "GET /api/shares": { response: { shares: Share[] } };
   "DELETE /api/shares/:shareId": { response: null };
   "GET /api/shared/:shareId": { response: SharedThread };

@@ -1,6 +1,6 @@
 // A run's code runs (the code execution tool's calls, with their output and files) folded from its
 // stream events and its code:output events: by the web app as they come, and by the object when it
-// stores the answer's metadata.code, so a reloaded thread shows the cards its clients saw live.
+// stores the answer's metadata.codeRuns, so a reloaded thread shows the cards its clients saw live.
 import type { EventMap, StreamEvent } from "./events";
 import type { ProducedFile } from "./resources";
 
@@ -13,7 +13,7 @@ export const isCodeTool = (name: string): boolean => (CODE_TOOL_NAMES as readonl
 
 export type CodeOutput = Omit<EventMap["code:output"], "threadId" | "runId">;
 
-/** A code run as stored with the answer (metadata.code). */
+/** A code run as stored with the answer (metadata.codeRuns). */
 export interface CodeRun {
   toolUseId: string;
   toolName: string;

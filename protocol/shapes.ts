@@ -1,5 +1,6 @@
 // The conversation of PROTOCOL.md as it travels: threads, messages, their files, metadata and usage;
 // declared here once, for the Worker and the web app. The other resources are in resources.ts.
+import type { CodeRun } from "./code-activity";
 import type { PendingApproval } from "./mcp";
 
 export const THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
@@ -86,6 +87,8 @@ export interface MessageMetadata {
   runId?: string;
   /** An answer that used web search or fetch, or cites sources. */
   web?: WebActivity;
+  /** An answer whose code ran: each run's code, output and files (code-activity.ts). */
+  codeRuns?: CodeRun[];
   usage?: Usage;
   durationMs?: number;
   stopReason?: string | null;

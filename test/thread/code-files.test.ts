@@ -137,7 +137,7 @@ describe("files out, when the Files API fails", () => {
     const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
     const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
     expect(answer.content).toBe("It ran too long.");
-    expect(answer.metadata.code).toEqual([expect.objectContaining({ toolUseId: output.toolUseId, toolName: "bash_code_execution", input: { command: "python3 analyse.py" }, error: "execution_time_exceeded" })]);
+    expect(answer.metadata.codeRuns).toEqual([expect.objectContaining({ toolUseId: output.toolUseId, toolName: "bash_code_execution", input: { command: "python3 analyse.py" }, error: "execution_time_exceeded" })]);
     ws.close();
   });
 });

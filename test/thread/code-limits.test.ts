@@ -41,7 +41,7 @@ describe("code execution's bound and cost", () => {
     const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
     expect(answer.content).toContain("Steps 1 to 3 ran; I stopped there.");
     expect(answer.content).not.toContain("Never reached.");
-    expect(answer.metadata.code).toHaveLength(3);
+    expect(answer.metadata.codeRuns).toHaveLength(3);
     expect(answer.metadata.usage.serverToolUses).toMatchObject({ code_execution: 3 });
     // The activity records see each code run as a tool call with its result.
     const calls = messages.filter((x: any) => x.kind === "tool_call").map((x: any) => x.metadata);

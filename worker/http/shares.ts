@@ -3,6 +3,7 @@
 // the storage quota; read by anyone with the link through the share's own routes, which no one signs
 // in to, limited per address; revoked at once. A share that cannot be made leaves nothing behind.
 import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { z } from "zod";
 import type { SharedThread } from "../../protocol";
 import { configOf, type Env } from "../env";
 import { copyOf, deleteSharedFiles, holderOf, isShareId, newShareId, openSharedFile, pointToFiles, publishShare, readShareCopy, shareUrl, type ShareBounds, type ShareRefusal } from "../user/shares";
@@ -12,6 +13,7 @@ import { ApiError, notFound } from "./errors";
 import { consoleLogger } from "../lib/logger";
 import { rateLimit } from "./rate-limit";
 import { reply } from "./reply";
+import { jsonBody } from "./validate";
 
 /** What every shared answer carries besides the app's headers: kept out of search engines. */
 const SHARED_HEADERS = { "x-robots-tag": "noindex", "referrer-policy": "no-referrer" };
@@ -21,10 +23,11 @@ const noShare = () => notFound("No such share (it may have been revoked)");
 const logger = consoleLogger("http");
 
 /** Routes under /api/threads/:id. */
-export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", async (c) => {
+export const threadShareRoutes = new Hono<AppEnv>().post("/:id/shares", jsonBody("POST /api/threads/:id/shares", z.strictObject({ codeFiles: z.boolean().optional() })), async (c) => {
   const who = callerOf(c);
   const id = newShareId();
-  const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who, id));
+  const { codeFiles } = c.req.valid("json");
+  const { name, messages, artifacts, files } = fromRoom(await roomStub(c.env, who.threadId).snapshot(who, id, codeFiles === true));
   const createdAt = Date.now();
   const shared: SharedThread = { share: { id, createdAt }, thread: { name }, messages, artifacts };
   const body = copyOf(shared);

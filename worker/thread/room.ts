@@ -113,8 +113,9 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return this.withThread(who, (t) => ok(new BranchCopies(this.parts.store).export(t)));
   }
 
-  snapshot(who: Caller, shareId: string): Promise<RoomReply<BranchSnapshot>> {
-    return this.withThread(who, (t) => ok(new BranchCopies(this.parts.store).snapshot(t, shareId)));
+  /** The current branch as a share copies it; the files its code wrote where `codeFiles`. */
+  snapshot(who: Caller, shareId: string, codeFiles = false): Promise<RoomReply<BranchSnapshot>> {
+    return this.withThread(who, (t) => ok(new BranchCopies(this.parts.store).snapshot(t, shareId, codeFiles)));
   }
 
   /** The current branch's artifacts, or one of them (a version of it there). */

@@ -19,7 +19,9 @@ export const sharesQuery = queryOptions({
 export function useCreateShare() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (threadId: string) => request("POST /api/threads/:id/shares", { params: { id: threadId } }).then((r) => r.share),
+    /** `codeFiles`: the link shares the files the thread's code wrote too. */
+    mutationFn: ({ threadId, codeFiles }: { threadId: string; codeFiles?: boolean }) =>
+      request("POST /api/threads/:id/shares", { params: { id: threadId }, body: codeFiles ? { codeFiles } : {} }).then((r) => r.share),
     onSuccess: (share) => {
       // Listed at once, even when the list's first read is still on its way (the refetch below follows it).
       qc.setQueryData(shareKeys.mine, (list: Share[] | undefined) => [share, ...(list ?? []).filter((s) => s.id !== share.id)]);
@@ -44,6 +46,13 @@ export const sharedThreadQuery = (shareId: string) =>
     queryFn: ({ signal }) => request("GET /api/shared/:shareId", { params: { shareId }, signal }),
     retry: (failures, error) => failures < 2 && (!(error instanceof ApiError) || error.transient),
     staleTime: Infinity,
+  });
+
+/** The files a thread's code wrote (GET /api/threads/:id/files), newest first. */
+export const threadFilesQuery = (threadId: string) =>
+  queryOptions({
+    queryKey: ["threads", threadId, "files"] as const,
+    queryFn: ({ signal }) => request("GET /api/threads/:id/files", { params: { id: threadId }, signal }).then((r) => r.files),
   });
 
 /** A file sent in a shared thread, served by the share's own route (the route map has no entry: it answers bytes). */

@@ -24,7 +24,7 @@ export class CodeOutputs {
     private readonly deps: Pick<RunParts, "invoker" | "store" | "user" | "config" | "logger" | "bucket">,
     private readonly run: RunInfo,
     private readonly signal: AbortSignal,
-    /** Where the output goes once its files are kept (the run's recorder: code:output, metadata.code). */
+    /** Where the output goes once its files are kept (the run's recorder: code:output, metadata.codeRuns). */
     private readonly told: (out: CodeOutput) => void,
   ) {}
 

@@ -11,14 +11,10 @@ import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
 import type { CodeFiles, ContainerFile } from "./container-uploads";
 import { formatBytes } from "../../../protocol";
+import { base64 } from "../../lib/base64";
 
 const CACHE_BYTES = 32 * 1024 * 1024;
 
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 export class FileBlocks {
   private readonly cache = new Map<string, { block: ApiContent; size: number }>();

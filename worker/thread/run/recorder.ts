@@ -12,7 +12,7 @@ export class RunRecorder {
   private readonly coalescer: DeltaCoalescer;
   /** Stream and step hooks still running (an async one puts off the plugins after it in line). */
   private readonly hooks: Promise<void>[] = [];
-  /** The run's code runs (their input whole, their output): what the answer's metadata.code keeps. */
+  /** The run's code runs (their input whole, their output): what the answer's metadata.codeRuns keeps. */
   private codeRuns: CodeRunView[] = [];
 
   constructor(
@@ -92,8 +92,8 @@ export class RunRecorder {
   }
 
   /** The run's code runs, kept in the answer's metadata so a reloaded thread shows their cards. */
-  code(): { code?: CodeRun[] } {
-    return this.codeRuns.length ? { code: storedCodeRuns(this.codeRuns) } : {};
+  code(): { codeRuns?: CodeRun[] } {
+    return this.codeRuns.length ? { codeRuns: storedCodeRuns(this.codeRuns) } : {};
   }
 
   outcome(fields: Omit<RunOutcome, "steps" | "streamEvents">): RunOutcome {
