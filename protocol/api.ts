@@ -98,6 +98,7 @@ export interface Api {
   "GET /api/shared/:shareId/files/:fileId": { response: Blob };
   "GET /api/threads/:id/artifacts": { response: { artifacts: ArtifactInfo[] } };
   "GET /api/threads/:id/files": { response: { files: ProducedFile[] } };
+  "GET /api/threads/:id/files/:fileId": { response: Blob };
   "GET /api/threads/:id/artifacts/:artifactId": { query: { version?: number }; response: { artifact: Artifact } };
   "POST /api/mcp/servers": { body: McpServerBody; response: { server: McpServer } };
   "GET /api/mcp/servers": { response: { servers: McpServer[] } };

@@ -79,9 +79,10 @@ export interface EventMap {
   /**
    * The code execution container a run's request used: a new one, the thread's last one again (its
    * files and variables are still there), or a new one because the last had expired. `reason`
-   * "branch": new because the thread's last one holds another branch's files and variables.
+   * "branch": new because the thread's last one holds another branch's files and variables. `runId`
+   * (an addition) is the run's.
    */
-  "code:container": { threadId: string; status: "new" | "reused" | "expired"; reason?: "branch" };
+  "code:container": { threadId: string; runId: string; status: "new" | "reused" | "expired"; reason?: "branch" };
   /**
    * A code run ended: its output, and the files it wrote that the thread kept; a file it could not
    * keep (the storage quota, its size, the Files API) is named in `skipped` with the reason.

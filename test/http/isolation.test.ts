@@ -183,6 +183,7 @@ const PROBES: Record<Route, Probe> = {
   "DELETE /api/schedules/:scheduleId": notFound((i) => `/api/schedules/${i.schedule}`, () => ({ method: "DELETE" })),
   "GET /api/threads/:id/artifacts": notFound((i) => `/api/threads/${i.thread}/artifacts`),
   "GET /api/threads/:id/files": notFound((i) => `/api/threads/${i.thread}/files`),
+  "GET /api/threads/:id/files/:fileId": notFound((i) => `/api/threads/${i.thread}/files/fil_any`),
   "POST /api/projects": async (ids) => {
     expect((await bob("/api/projects", { body: { name: "bob's" } })).status).toBe(201);
     // Nor can his threads join hers.

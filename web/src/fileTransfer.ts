@@ -60,12 +60,8 @@ function uploadBytes<T extends object>(url: string, file: File, mediaType: strin
 export const attachmentUrl = (threadId: string, attachmentId: string) =>
   routeUrl("GET /api/threads/:id/attachments/:attachmentId", { params: { id: threadId, attachmentId } });
 
-/**
- * A file the thread's code produced, its bytes (GET /api/threads/:id/files/:fileId; the route map has
- * no entry for it yet, so it is built on the list's route).
- */
-export const producedFileUrl = (threadId: string, fileId: string) =>
-  `${routeUrl("GET /api/threads/:id/files", { params: { id: threadId } })}/${encodeURIComponent(fileId)}`;
+/** A file the thread's code wrote (GET /api/threads/:id/files/:fileId). */
+export const producedFileUrl = (threadId: string, fileId: string) => routeUrl("GET /api/threads/:id/files/:fileId", { params: { id: threadId, fileId } });
 
 export interface FetchedFile {
   blob: Blob;

@@ -145,11 +145,10 @@ function applyFrame(state: ChatState, frame: ServerFrame): ChatState {
       return withRun(state, runId, at, (r) => applyCodeResult(r, out));
     }
     case "code:container": {
-      // Said at the end of a run that ran code: the notice goes with that run (the one in progress).
+      // Said at the end of a run that ran code: the notice goes with that run.
       const notice = containerNotice(frame.data);
-      const runId = state.running ?? state.runOrder.at(-1);
-      if (!notice || !runId) return state;
-      return withRun(state, runId, at, (r) => ({ ...r, container: notice }));
+      if (!notice) return state;
+      return withRun(state, frame.data.runId, at, (r) => ({ ...r, container: notice }));
     }
     case "artifact:updated": {
       const run = state.runs[frame.data.runId];
@@ -212,7 +211,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 
 /** Is this seq-carrying frame about the given run (used when replaying one run's events)? */
 export function frameRunId(frame: ServerFrame): string | null {
-  if (frame.event.startsWith("pipeline:") || frame.event === "code:output") {
+  if (frame.event.startsWith("pipeline:") || frame.event === "code:output" || frame.event === "code:container") {
     const data = frame.data as { runId?: unknown };
     return typeof data.runId === "string" ? data.runId : null;
   }

@@ -69,13 +69,11 @@ describe("chat reducer: code runs", () => {
 
   it("keeps the container's notice with the run, only for an expired one or another branch's", () => {
     const container = (status: "new" | "reused" | "expired", reason?: "branch") =>
-      on(frame("code:container", { threadId: "thr_1", status, ...(reason ? { reason } : {}) }, 6));
+      on(frame("code:container", { ...run, status, ...(reason ? { reason } : {}) }, 6));
     expect(apply(...codeRun, container("expired")).runs.run_1.container).toEqual({ status: "expired" });
     expect(apply(...codeRun, container("new", "branch")).runs.run_1.container).toEqual({ status: "new", reason: "branch" });
     expect(apply(...codeRun, container("new")).runs.run_1.container).toBeUndefined();
     expect(apply(...codeRun, container("reused")).runs.run_1.container).toBeUndefined();
-    // Nothing to hang it on: no run.
-    expect(apply(container("expired")).runs).toEqual({});
   });
 
   it("leaves a run's code runs as they were when it ends (a card without output says stopped)", () => {
@@ -86,6 +84,6 @@ describe("chat reducer: code runs", () => {
 
   it("replays code:output with the run it belongs to", () => {
     expect(frameRunId(frame("code:output", { ...run, toolUseId: "s", files: [] }))).toBe("run_1");
-    expect(frameRunId(frame("code:container", { threadId: "thr_1", status: "new" }))).toBe(null);
+    expect(frameRunId(frame("code:container", { ...run, status: "new" }))).toBe("run_1");
   });
 });

@@ -213,15 +213,10 @@ describe("metadata.codeRuns of a stored answer", () => {
     ]);
   });
 
-  it("reads an answer stored when the runs were metadata.code", () => {
-    const run = { toolUseId: "s1", toolName: "code_execution", input: { code: "print(1)" }, stdout: "1\n", returnCode: 0, files: [] };
-    expect(codeFromMetadata(withCode([run]))).toEqual([{ ...run, partial: "", done: true }]);
-  });
-
   it("is none for an error code, or nothing", () => {
     expect(codeFromMetadata({ code: "rate_limited" })).toBe(null);
     expect(codeFromMetadata({})).toBe(null);
-    expect(codeFromMetadata(withCode([]))).toBe(null);
+    expect(codeFromMetadata(withCode([{ toolUseId: "s1", toolName: "code_execution", input: {}, files: [] }]))).toBe(null);
     expect(codeFromMetadata(withRuns([]))).toBe(null);
   });
 });

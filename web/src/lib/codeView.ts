@@ -263,14 +263,11 @@ const isString = (v: unknown): v is string => typeof v === "string";
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 /**
- * metadata.codeRuns of a stored answer as the runs a card shows (null when it has none); an answer
- * stored before the key's name was codeRuns has them in metadata.code (on other messages `code` is a
- * run's error code). Metadata is open JSON: anything not shaped as a code run is left out. A run
+ * metadata.codeRuns of a stored answer as the runs a card shows (null when it has none). Metadata is open JSON: anything not shaped as a code run is left out. A run
  * stored with no output at all is one its run ended before the output came (its card says stopped).
  */
 export function codeFromMetadata(meta: MessageMetadata): CodeRunView[] | null {
-  const stored = meta.codeRuns as unknown;
-  const list = Array.isArray(stored) ? stored : (meta.code as unknown);
+  const list = meta.codeRuns as unknown;
   if (!Array.isArray(list)) return null;
   const runs: CodeRunView[] = [];
   for (const r of list) {

@@ -177,7 +177,7 @@ function keepContainer(deps: RunParts, run: RunInfo, message: MessageRecord, cho
   if (!ran) return;
   const status = ran.replaced || chose.expired ? "expired" : chose.id === ran.id ? "reused" : "new";
   deps.store.thread.update({ container: { id: ran.id, expiresAt: ran.expiresAt, exchange: message.id } }, Date.now());
-  deps.events.emit("code:container", { threadId: run.threadId, status, ...(status === "new" && chose.otherBranch ? { reason: "branch" as const } : {}) });
+  deps.events.emit("code:container", { threadId: run.threadId, runId: run.runId, status, ...(status === "new" && chose.otherBranch ? { reason: "branch" as const } : {}) });
 }
 
 /** The container a run asks for (null: a new one), and why it asks for none. */
