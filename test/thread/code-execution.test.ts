@@ -50,7 +50,8 @@ describe("the code plugin", () => {
     expect(requests[0].body.container).toBeUndefined();
     const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
     expect(messages.filter((x: any) => x.role === "assistant" && x.kind === "text").map((x: any) => x.content)).toEqual(["It printed 42."]);
-    expect(ws.events("code:container").map((f) => f.data)).toEqual([{ threadId: thread.id, status: "new" }]);
+    const runId = ws.events("pipeline:start")[0].data.runId;
+    expect(ws.events("code:container").map((f) => f.data)).toEqual([{ threadId: thread.id, runId, status: "new" }]);
     ws.close();
     await settle();
   });
@@ -91,7 +92,7 @@ describe("the code plugin", () => {
     await ws.waitForRunEnd(2, 20_000);
     const [edited] = await upstreamRequests(m);
     expect(edited.body.container).toBeUndefined();
-    expect(ws.events("code:container").map((f) => f.data).at(-1)).toEqual({ threadId: thread.id, status: "new", reason: "branch" });
+    expect(ws.events("code:container").map((f) => f.data).at(-1)).toEqual({ threadId: thread.id, runId: ws.events("pipeline:start")[1].data.runId, status: "new", reason: "branch" });
     const second = (await upstream.containers()).at(-1)!.id;
     expect(second).not.toBe(first);
 
