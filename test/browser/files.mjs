@@ -23,8 +23,8 @@ function chunk(type, data) {
   return out;
 }
 
-/** A `width`×`height` RGB PNG: a diagonal gradient, so a thumbnail visibly shows it. */
-export function gradientPng(width = 96, height = 64) {
+/** A `width`×`height` RGB PNG whose pixel at (x, y) is `color(x, y)`: [r, g, b]. */
+function png(width, height, color) {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -32,15 +32,26 @@ export function gradientPng(width = 96, height = 64) {
   const rows = Buffer.alloc(height * (1 + width * 3));
   for (let y = 0; y < height; y++) {
     const row = y * (1 + width * 3);
-    for (let x = 0; x < width; x++) {
-      const at = row + 1 + x * 3;
-      rows[at] = Math.round((255 * x) / width);
-      rows[at + 1] = 90 + Math.round((120 * y) / height);
-      rows[at + 2] = 200;
-    }
+    for (let x = 0; x < width; x++) rows.set(color(x, y), row + 1 + x * 3);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** A diagonal gradient, so a thumbnail visibly shows it. */
+export const gradientPng = (width = 96, height = 64) => png(width, height, (x, y) => [Math.round((255 * x) / width), 90 + Math.round((120 * y) / height), 200]);
+
+/** A bar chart of `values` (0..1) on white with an axis, as a plotting library would draw one. */
+export function barChartPng(values, width = 480, height = 280) {
+  const margin = 30;
+  const slot = (width - 2 * margin) / values.length;
+  return png(width, height, (x, y) => {
+    if ((x === margin && y >= margin && y <= height - margin) || (y === height - margin && x >= margin && x <= width - margin)) return [40, 40, 40];
+    const i = Math.floor((x - margin) / slot);
+    const inBar = i >= 0 && i < values.length && x - margin - i * slot > slot * 0.2 && x - margin - i * slot < slot * 0.8;
+    const top = height - margin - values[i] * (height - 2 * margin);
+    return inBar && y >= top && y < height - margin ? [31, 119, 180] : [255, 255, 255];
+  });
 }
 
 /**
