@@ -2,7 +2,7 @@
 // files reach the code's container as container_upload blocks, each uploaded to the Files API once; a
 // file only code reads (a workbook) goes there alone; a file the Files API refuses, or one the code
 // wrote that it will not give, is a note or a skipped file, and the run completes. Against the fake.
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createThread, json, marker, script, settle, Socket, upstream, upstreamRequests } from "../helpers";
 
@@ -96,6 +96,30 @@ describe("files in", () => {
       ws.close();
     }
     expect(await uploadsNamed(name)).toHaveLength(1);
+  });
+
+  it("an upload the Files API no longer has is a note for that request, and the next run uploads the file again", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const name = `lost-${crypto.randomUUID().slice(0, 8)}.csv`;
+    const csv = await attach(thread.id, "a,b\n1,2\n", "text/csv", name);
+    await send(thread.id, ws, 1, `first ${marker("lost1")}`, [csv.id]);
+    const [first] = await uploadsNamed(name);
+    const deleted = await fetch(`${env.ANTHROPIC_BASE_URL}/v1/files/${first.id}`, { method: "DELETE", headers: { "x-api-key": "test-key" } });
+    expect(deleted.status).toBe(200);
+
+    const second = await send(thread.id, ws, 2, `second ${marker("lost2")}`);
+    // Refused for the lost upload, then sent again with a note in its place; the run completes.
+    expect(second).toHaveLength(2);
+    expect(uploadsOf(second[1].body)).toEqual([]);
+    expect(textsOf(second[1].body).some((t: string) => t.includes("the Files API no longer had it"))).toBe(true);
+    expect(ws.events("pipeline:complete")).toHaveLength(2);
+
+    const [third] = await send(thread.id, ws, 3, `third ${marker("lost3")}`);
+    const again = (await uploadsNamed(name)).filter((f) => f.id !== first.id);
+    expect(again).toHaveLength(1);
+    expect(uploadsOf(third.body)).toEqual([{ type: "container_upload", file_id: again[0].id }]);
+    ws.close();
   });
 
   it("a file the Files API refuses is a note in the request, and the run completes", async () => {

@@ -24,5 +24,5 @@ export async function uploadForCode(client: Anthropic, file: { name: string; med
 export function missingUpload(err: unknown): string | null {
   const e = err as { status?: number; message?: string };
   if (e?.status !== 400) return null;
-  return /container_upload|file_id/i.test(e.message ?? "") ? (/File not found: (\S+)/.exec(e.message ?? "")?.[1] ?? null) : null;
+  return /container_upload|file_id/i.test(e.message ?? "") ? (/File not found: (file_[A-Za-z0-9]+)/.exec(e.message ?? "")?.[1] ?? null) : null;
 }

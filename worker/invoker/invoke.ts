@@ -1,22 +1,21 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { AnswerText } from "./answer-text";
 import type { CodeResult } from "./code-result";
-import { fetchProduced, missingUpload, uploadForCode, type ProducedFileBytes } from "./files-api";
+import { fetchProduced, uploadForCode, type ProducedFileBytes } from "./files-api";
 import { runTools, toolUses } from "./tool-round";
 import { CodeMeter } from "./code-meter";
 import { classify, RunError } from "./errors";
 import { readStream, type ReadEvent, type StreamedMessage, type StreamProgress } from "./read-stream";
 import { fitFiles } from "./file-fit";
-import { RefusedFiles } from "./refused-files";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
-import { buildParams, containerGone, refusesCompaction, type RequestSpec } from "./request";
+import { buildParams, type RequestSpec } from "./request";
+import { Amendments, type ContainerUse } from "./amendments";
 import {
   addUsage,
   emptyUsage,
   type ApiContent,
   type ApiMessage,
-  type Container,
   type InvokeResult,
   type ModelTool,
   type ResumePoint,
@@ -71,13 +70,6 @@ export interface InvokeRequest {
   signal: AbortSignal;
 }
 
-/** The container a run asked for, the one its requests ran in, and whether the one asked for was gone. */
-interface ContainerUse {
-  asked: string | null;
-  ran: Container | null;
-  replaced: boolean;
-}
-
 export interface InvokerOptions {
   maxTokens: number;
   thinking: Anthropic.ThinkingConfigParam | null;
@@ -102,18 +94,11 @@ export class InvokeFailure extends Error {
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
-/** An upstream that refused the compaction beta is asked again after this long: it may have gained it. */
-const COMPACTION_REFUSAL_MS = 24 * 60 * 60_000;
 
 /** Calls the Messages API for one user turn, running the tool loop, with retries before the first token. */
 export class Invoker {
-  /**
-   * When the upstream last refused the compaction beta. Each thread's object has its own invoker, so
-   * each learns it once, from its first request that asks for compaction.
-   */
-  private compactionRefusedAt = -Infinity;
-  /** The thread's files the API refused: notes from then on (the object holds one invoker). */
-  private readonly refusedFiles = new RefusedFiles();
+  /** What this object's requests learned the API refuses (the object holds one invoker). */
+  private readonly amendments = new Amendments();
 
   constructor(
     private readonly client: Anthropic,
@@ -226,13 +211,13 @@ export class Invoker {
     const spec: RequestSpec = {
       model: req.model,
       system: req.system,
-      messages: this.refusedFiles.apply(fitFiles(req.prepare ? await req.prepare(messages) : messages)),
+      messages: this.amendments.known(fitFiles(req.prepare ? await req.prepare(messages) : messages)),
       historyLength: req.history.length,
       tools: req.tools,
       toolsOff: lastRound,
       thinking: req.thinking === undefined ? this.opts.thinking : req.thinking,
       maxTokens: req.maxTokens ?? this.opts.maxTokens,
-      compactAt: Date.now() - this.compactionRefusedAt < COMPACTION_REFUSAL_MS ? null : (req.compactAt ?? null),
+      compactAt: this.amendments.compactAt(req.compactAt),
       container: container.ran?.id ?? container.asked,
     };
     const onBlock = (e: ReadEvent) => {
@@ -254,13 +239,13 @@ export class Invoker {
           spec.compactAt === null
             ? await this.client.messages.create(params, { signal: req.signal })
             : await this.client.beta.messages.create(params as never, { signal: req.signal });
-        this.refusedFiles.accepted(params.messages as ApiMessage[]);
+        this.amendments.accepted(params.messages as ApiMessage[]);
         const reply = await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress, code);
         code.request(params.messages as ApiMessage[], reply.content, Date.now() - sentAt);
         if (reply.container) container.ran = reply.container;
         return reply;
       } catch (err) {
-        if (this.amended(err, req, spec, params.messages as ApiMessage[], progress, container, leftOut)) {
+        if (this.amendments.amend(err, { req, spec, sent: params.messages as ApiMessage[], progress, container, leftOut })) {
           attempt--;
           continue;
         }
@@ -271,36 +256,6 @@ export class Invoker {
         await (this.opts.sleep ?? sleep)(Math.min(error.retryAfterMs ?? backoff, MAX_RETRY_DELAY_MS), req.signal);
       }
     }
-  }
-
-  /**
-   * A refusal the request can do without: `spec` is amended, and it goes again at once (true). Its
-   * container expired (a new one); the server lacks the compaction beta (without it, from now on);
-   * a file it cannot take, or an upload it no longer has (a note in its place).
-   */
-  private amended(err: unknown, req: InvokeRequest, spec: RequestSpec, sent: ApiMessage[], progress: StreamProgress, container: ContainerUse, leftOut: { files: number }): boolean {
-    if (spec.container && !progress.started && containerGone(err)) {
-      spec.container = null;
-      Object.assign(container, { asked: null, ran: null, replaced: true });
-      return true;
-    }
-    if (spec.compactAt !== null && refusesCompaction(err)) {
-      this.compactionRefusedAt = Date.now();
-      spec.compactAt = null;
-      req.onCompactionRefused?.();
-      return true;
-    }
-    const gone = progress.started ? null : missingUpload(err);
-    if (gone && hasUpload(spec.messages, gone)) {
-      req.onUploadGone?.(gone);
-      spec.messages = withoutUpload(spec.messages, gone);
-      return true;
-    }
-    if (!progress.started && this.refusedFiles.learn(err, sent, leftOut.files++)) {
-      spec.messages = this.refusedFiles.apply(spec.messages);
-      return true;
-    }
-    return false;
   }
 }
 
@@ -322,15 +277,6 @@ function completeTurns(turns: ApiMessage[]): ApiMessage[] {
     return turns.slice(0, -1);
   }
   return turns;
-}
-
-const isUpload = (b: ApiContent, id: string) => b.type === "container_upload" && b.file_id === id;
-const hasUpload = (messages: ApiMessage[], id: string) => messages.some((m) => typeof m.content !== "string" && m.content.some((b) => isUpload(b, id)));
-
-/** The conversation with the container_upload of `id` replaced by a note. */
-function withoutUpload(messages: ApiMessage[], id: string): ApiMessage[] {
-  const note: ApiContent = { type: "text", text: "[A file could not be put in the code's container this time: the Files API no longer had it.]" };
-  return messages.map((m) => (typeof m.content === "string" ? m : { ...m, content: m.content.map((b) => (isUpload(b, id) ? note : b)) }));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
