@@ -4,7 +4,7 @@
 // wrote that it will not give, is a note or a skipped file, and the run completes. Against the fake.
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, createThread, json, marker, script, settle, Socket, upstream, upstreamRequests } from "../helpers";
+import { api, createThread, json, marker, script, settle, Socket, until, upstream, upstreamRequests } from "../helpers";
 
 afterEach(() => settle());
 
@@ -96,6 +96,29 @@ describe("files in", () => {
       ws.close();
     }
     expect(await uploadsNamed(name)).toHaveLength(1);
+  });
+
+  it("deleting the thread, or the project's file, deletes their uploads from the Files API", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const name = `gone-${crypto.randomUUID().slice(0, 8)}.csv`;
+    const csv = await attach(thread.id, "a,b\n1,2\n", "text/csv", name);
+    await send(thread.id, ws, 1, `read ${marker("del-thread")}`, [csv.id]);
+    expect(await uploadsNamed(name)).toHaveLength(1);
+    ws.close();
+    expect((await api(`/api/threads/${thread.id}`, { method: "DELETE" })).status).toBe(204);
+    await until(() => uploadsNamed(name), (files) => files.length === 0);
+
+    const { project } = await json(api("/api/projects", { body: { name: "Gone" } }));
+    const pname = `pgone-${crypto.randomUUID().slice(0, 8)}.csv`;
+    const { file } = await json(api(`/api/projects/${project.id}/files?name=${pname}`, { body: "x,y\n", headers: { "content-type": "text/csv" } }));
+    const inProject = await createThread({ projectId: project.id });
+    const ws2 = await Socket.open(inProject.id);
+    await send(inProject.id, ws2, 1, `read ${marker("del-pfile")}`);
+    expect(await uploadsNamed(pname)).toHaveLength(1);
+    ws2.close();
+    expect((await api(`/api/projects/${project.id}/files/${file.id}`, { method: "DELETE" })).status).toBe(204);
+    await until(() => uploadsNamed(pname), (files) => files.length === 0);
   });
 
   it("an upload the Files API no longer has is a note for that request, and the next run uploads the file again", async () => {

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Config, Env } from "../env";
+import type { Logger } from "../lib/logger";
 import type { ModelInfo } from "../../protocol";
 import { catalog } from "./catalog";
 import { Invoker } from "./invoke";
@@ -31,6 +32,20 @@ function apiClient(env: Env, config: Config): Anthropic {
     // for every request and stream, on the way to the model.
     openTelemetry: false,
   });
+}
+
+/**
+ * Deletes uploads from the Files API (a deleted thread's or project's files), each on its own: one the
+ * API no longer has is gone already. Without a key there is nothing uploaded.
+ */
+export async function deleteUploads(env: Env, config: Config, upstreamIds: string[], logger: Logger): Promise<void> {
+  if (providerOf(env) === "offline") return;
+  const client = apiClient(env, config);
+  for (const id of upstreamIds) {
+    await client.files.delete(id).catch((err: { status?: number }) => {
+      if (err?.status !== 404) logger.warn("an upload could not be deleted from the Files API", { upstreamId: id, error: String(err) });
+    });
+  }
 }
 
 /** The invoker for this deployment: real Claude with a key, the offline model without one. */

@@ -11,6 +11,7 @@ import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
+import { deleteUploads } from "../invoker/client";
 import { McpHub } from "./mcp";
 import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
@@ -47,9 +48,11 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   const shares = new UserShares(store.sql, files);
   // The quota holds every byte the user keeps in R2: projects' files and shares' copies with the attachments.
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes() + shares.bytes());
+  const upstream = new UpstreamFiles(store.sql, (ids) => waitUntil(deleteUploads(env, config, ids, logger)));
   const projects: Projects = projectsIn(store, files, waitUntil, {
     directory,
     stored: () => stored,
+    upstream,
     invalidate: (ids) => {
       runInputs.changed();
       threads.invalidate(ids);
@@ -72,7 +75,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     spend,
     context,
     stored,
-    upstream: new UpstreamFiles(store.sql),
+    upstream,
     tasks: new UserTasks(store),
     schedules: new UserSchedules(store.sql),
     projects,
@@ -92,7 +95,7 @@ function projectsIn(
   store: UserStore,
   files: R2Bucket,
   waitUntil: (p: Promise<unknown>) => void,
-  wires: Pick<ProjectEffects, "invalidate" | "leave"> & { directory: Directory; stored: () => StoredFiles },
+  wires: Pick<ProjectEffects, "invalidate" | "leave"> & { directory: Directory; stored: () => StoredFiles; upstream: UpstreamFiles },
 ) {
   return new Projects(store.sql, {
     threadsIn: (id) => wires.directory.inProject(id),
@@ -100,7 +103,11 @@ function projectsIn(
     storageUsed: () => wires.stored().used(),
     invalidate: wires.invalidate,
     leave: wires.leave,
-    deleteBytes: (keys) => waitUntil(keys.length ? files.delete(keys) : Promise.resolve()),
+    deleteBytes: (keys) => {
+      // A project file's key ends with its id: its upload to the Files API goes with it.
+      wires.upstream.deleted(keys.map((k) => k.slice(k.lastIndexOf("/") + 1)));
+      waitUntil(keys.length ? files.delete(keys) : Promise.resolve());
+    },
     readText: async (key) => (await files.get(key))?.text() ?? null,
   });
 }

@@ -59,13 +59,14 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.directory.family(threadId);
   }
 
-  /** Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their shares revoked. */
+  /** Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their shares revoked, their uploads to the Files API deleted. */
   async forget(threadIds: string[]) {
-    const { shares, store, directory, stored, tasks, schedules, outbox, mirror } = this.parts;
+    const { shares, store, directory, stored, upstream, tasks, schedules, outbox, mirror } = this.parts;
     const { legacyImport } = configOf(this.env);
     await shares.forgetThreads(threadIds);
     store.transaction(() => {
       directory.forget(threadIds);
+      upstream.deleted(stored.ofThreads(threadIds));
       stored.forgetThreads(threadIds);
       tasks.forgetThreads(threadIds);
       schedules.forgetThreads(threadIds);

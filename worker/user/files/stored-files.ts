@@ -45,6 +45,12 @@ export class StoredFiles {
     this.db.delete(attachments).where(eq(attachments.id, id)).run();
   }
 
+  /** The ids of the files sent in these threads. */
+  ofThreads(threadIds: string[]): string[] {
+    if (threadIds.length === 0) return [];
+    return this.db.select({ id: attachments.id }).from(attachments).where(inList(attachments.threadId, threadIds)).all().map((r) => r.id);
+  }
+
   /** Deleted threads' files leave the quota (their bytes are deleted from R2 by the caller). */
   forgetThreads(threadIds: string[]): void {
     if (threadIds.length) this.db.delete(attachments).where(inList(attachments.threadId, threadIds)).run();
