@@ -857,6 +857,15 @@ test("Files API: upload, metadata, content, delete, with the API's errors; uploa
     const stats = await control("files", undefined, own.url);
     assert.deepEqual([stats.uploads, stats.downloads], [2, 0], "refused uploads are not counted");
     assert.deepEqual(stats.files.map((f) => [f.filename, f.source]), [["soon.txt", "upload"]]);
+
+    // Faults on request, by upload name or by file id, until the fake is reset.
+    await control("files/fail", { filename: "flaky.csv", status: 413, type: "request_too_large", message: "File exceeds the maximum allowed size." }, own.url);
+    const named = await expectApiError(client.files.upload({ file: await toFile(Buffer.from("a,b\n"), "flaky.csv") }), Anthropic.APIError, 413);
+    assert.equal(named.type, "request_too_large");
+    await control("files/fail", { id: expiring.id, status: 500 }, own.url);
+    const byId = await expectApiError(client.beta.files.retrieveMetadata(expiring.id), Anthropic.InternalServerError, 500);
+    assert.equal(byId.type, "api_error");
+    assert.equal((await fetch(`${own.url}/_control/files/fail`, { method: "POST", body: JSON.stringify({ status: 500 }) })).status, 400, "a fault names a file or an upload");
   } finally {
     await own.close();
   }

@@ -51,6 +51,26 @@ describe("code execution's bound and cost", () => {
     ws.close();
   });
 
+  it("stopping a run while its code runs stops the request: the run ends aborted at once, its code run kept without output", async () => {
+    const thread = await createThread();
+    const ws = await Socket.open(thread.id);
+    const m = marker("stop-code");
+    await script(m, [{ kind: "code", text: "Running it now.", command: "sleep 60", stdout: "done\n", returnCode: 0, resultDelayMs: 15_000, answer: "Never." } as any]);
+    await api(`/api/threads/${thread.id}/messages`, { body: { content: `wait ${m}` } });
+    await ws.waitFor((frames) => frames.some((f) => f.event === "pipeline:stream" && f.data.type === "server_tool_call"), 10_000, "the code's call");
+    const stoppedAt = Date.now();
+    expect((await api(`/api/threads/${thread.id}/stop`, { method: "POST" })).status).toBe(202);
+    await ws.waitForRunEnd(1, 5_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    expect(ws.events("pipeline:error").map((f) => f.data.code)).toEqual(["aborted"]);
+    expect(ws.events("code:output")).toEqual([]);
+    const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
+    const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
+    expect(answer.metadata).toMatchObject({ aborted: true, codeRuns: [{ toolName: "bash_code_execution", input: { command: "sleep 60" }, files: [] }] });
+    expect(answer.metadata.codeRuns[0].returnCode).toBeUndefined();
+    ws.close();
+  });
+
   it("a run's container time is in its usage and its cost (at least five minutes, at $0.05 an hour)", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
