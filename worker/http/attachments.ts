@@ -10,6 +10,8 @@ import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { fileResponse } from "./file-response";
 import { matchesType } from "../lib/sniff";
+import { consoleLogger } from "../lib/logger";
+import { deleteUploads } from "../invoker/client";
 import { queryParams } from "./validate";
 import { reply } from "./reply";
 
@@ -97,4 +99,9 @@ export async function deleteThreadFiles(c: Context<AppEnv>, ownerId: string, thr
       cursor = listed.cursor;
     }
   }
+}
+
+/** Deleted files' uploads to the Files API (the code's container had them), deleted after the answer. */
+export function deleteUploadsLater(c: Context<AppEnv>, uploads: string[]): void {
+  if (uploads.length) c.executionCtx.waitUntil(deleteUploads(c.env, configOf(c.env), uploads, consoleLogger("http")));
 }

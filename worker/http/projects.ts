@@ -7,7 +7,7 @@ import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { askUser, type AppEnv } from "./app-env";
 import { safeName } from "../lib/file-name";
-import { readBytes } from "./attachments";
+import { deleteUploadsLater, readBytes } from "./attachments";
 import { ApiError, notFound } from "./errors";
 import { matchesType } from "../lib/sniff";
 import { jsonBody, queryParams } from "./validate";
@@ -39,7 +39,9 @@ export const projectRoutes = new Hono<AppEnv>()
     return reply(c, "PATCH /api/projects/:projectId", { project });
   })
   .delete("/:projectId", async (c) => {
-    if (!(await askUser(c, (user) => user.deleteProject(c.req.param("projectId"))))) throw noProject();
+    const uploads = await askUser(c, (user) => user.deleteProject(c.req.param("projectId")));
+    if (!uploads) throw noProject();
+    deleteUploadsLater(c, uploads);
     return c.body(null, 204);
   })
   .post("/:projectId/files", async (c) => {
@@ -75,6 +77,8 @@ export const projectRoutes = new Hono<AppEnv>()
     return reply(c, "GET /api/projects/:projectId/files", { files });
   })
   .delete("/:projectId/files/:fileId", async (c) => {
-    if (!(await askUser(c, (user) => user.deleteProjectFile(c.req.param("projectId"), c.req.param("fileId"))))) throw notFound("No such file in this project");
+    const uploads = await askUser(c, (user) => user.deleteProjectFile(c.req.param("projectId"), c.req.param("fileId")));
+    if (!uploads) throw notFound("No such file in this project");
+    deleteUploadsLater(c, uploads);
     return c.body(null, 204);
   });

@@ -5,7 +5,7 @@ import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
 import { hintFrom } from "../lib/placement";
-import { deleteThreadFiles } from "./attachments";
+import { deleteThreadFiles, deleteUploadsLater } from "./attachments";
 import { checkModel } from "./models";
 import { ApiError } from "./errors";
 import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
@@ -94,7 +94,8 @@ export const threadRoutes = new Hono<AppEnv>()
     // The objects first: once one is empty (and tombstoned) nothing can report or mirror its rows again.
     await Promise.all(family.map((threadId) => roomStub(c.env, threadId).destroy({ threadId, userId: who.userId })));
     await deleteThreadFiles(c, who.userId, family);
-    await askUser(c, (user) => user.forget(family));
+    const uploads = await askUser(c, (user) => user.forget(family));
+    deleteUploadsLater(c, uploads);
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {

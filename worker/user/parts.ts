@@ -11,7 +11,6 @@ import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
-import { deleteUploads } from "../invoker/client";
 import { McpHub } from "./mcp";
 import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
@@ -48,7 +47,7 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   const shares = new UserShares(store.sql, files);
   // The quota holds every byte the user keeps in R2: projects' files and shares' copies with the attachments.
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes() + shares.bytes());
-  const upstream = new UpstreamFiles(store.sql, (ids) => waitUntil(deleteUploads(env, config, ids, logger)));
+  const upstream = new UpstreamFiles(store.sql);
   const projects: Projects = projectsIn(store, files, waitUntil, {
     directory,
     stored: () => stored,
@@ -104,7 +103,7 @@ function projectsIn(
     invalidate: wires.invalidate,
     leave: wires.leave,
     deleteBytes: (keys) => {
-      // A project file's key ends with its id: its upload to the Files API goes with it.
+      // A project file's key ends with its id: its upload leaves the table (the route deletes it upstream).
       wires.upstream.deleted(keys.map((k) => k.slice(k.lastIndexOf("/") + 1)));
       waitUntil(keys.length ? files.delete(keys) : Promise.resolve());
     },

@@ -59,14 +59,18 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.directory.family(threadId);
   }
 
-  /** Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their shares revoked, their uploads to the Files API deleted. */
-  async forget(threadIds: string[]) {
+  /**
+   * Threads deleted (their objects emptied): out of the directory, search, the quota and D1; their
+   * shares revoked. Answers the Files API ids of their files' uploads, for the caller to delete there.
+   */
+  async forget(threadIds: string[]): Promise<string[]> {
     const { shares, store, directory, stored, upstream, tasks, schedules, outbox, mirror } = this.parts;
     const { legacyImport } = configOf(this.env);
     await shares.forgetThreads(threadIds);
+    let uploads: string[] = [];
     store.transaction(() => {
       directory.forget(threadIds);
-      upstream.deleted(stored.ofThreads(threadIds));
+      uploads = upstream.deleted(stored.ofThreads(threadIds));
       stored.forgetThreads(threadIds);
       tasks.forgetThreads(threadIds);
       schedules.forgetThreads(threadIds);
@@ -75,6 +79,7 @@ export class UserRoom extends DurableObject<Env> {
       if (legacyImport) for (const id of threadIds) outbox.remove("threads", id, { id });
     });
     this.ctx.waitUntil(mirror.flush());
+    return uploads;
   }
 
   search(q: string, limit: number, projectId?: string) {
@@ -220,8 +225,10 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.projects.update(id, edits);
   }
 
-  deleteProject(id: string) {
-    return this.parts.projects.delete(id);
+  /** null: no such project; else the Files API ids of its files' uploads, for the caller to delete there. */
+  deleteProject(id: string): string[] | null {
+    const uploads = Object.values(this.parts.upstream.of(this.parts.projects.files(id)?.map((f) => f.id) ?? []));
+    return this.parts.projects.delete(id) ? uploads : null;
   }
 
   /** null: no such project; false: past the storage quota (nothing kept). */
@@ -233,8 +240,10 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.projects.files(id);
   }
 
-  deleteProjectFile(id: string, fileId: string) {
-    return this.parts.projects.deleteFile(id, fileId);
+  /** null: no such file; else the Files API ids of its upload, for the caller to delete there. */
+  deleteProjectFile(id: string, fileId: string): string[] | null {
+    const uploads = Object.values(this.parts.upstream.of([fileId]));
+    return this.parts.projects.deleteFile(id, fileId) ? uploads : null;
   }
 
   /** The project as a thread's step 0 reads it. */

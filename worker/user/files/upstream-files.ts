@@ -1,18 +1,15 @@
 // Which of the user's files the model API already has: the Files API id of each file a thread's run
 // put in the code's container (a thread's attachment, a project's file), by our file's id. A file is
 // uploaded once, and every thread and run that sends it again names the same upload. Here, in the
-// owner's object, because a project's files are shared by its threads. A file deleted here (its
-// thread, its project) is deleted from the Files API too, off the path.
+// owner's object, because a project's files are shared by its threads. A file deleted (its thread,
+// its project) leaves here, and the caller deletes its upload from the Files API (this object calls no
+// model API).
 const TABLE = `CREATE TABLE IF NOT EXISTS upstream_files (
   file_id TEXT PRIMARY KEY, upstream_id TEXT NOT NULL, created_at INTEGER NOT NULL
 )`;
 
 export class UpstreamFiles {
-  constructor(
-    private readonly sql: SqlStorage,
-    /** Deletes uploads from the Files API (in the background: nothing waits for it). */
-    private readonly deleteUploads: (upstreamIds: string[]) => void,
-  ) {
+  constructor(private readonly sql: SqlStorage) {
     sql.exec(TABLE);
   }
 
@@ -34,11 +31,10 @@ export class UpstreamFiles {
     this.sql.exec("DELETE FROM upstream_files WHERE file_id = ?", fileId);
   }
 
-  /** Our files are deleted: their uploads go from the Files API too. */
-  deleted(fileIds: string[]): void {
+  /** Our files are deleted: the Files API ids of their uploads, which the caller deletes there. */
+  deleted(fileIds: string[]): string[] {
     const uploads = Object.values(this.of(fileIds));
-    if (uploads.length === 0) return;
-    for (const id of fileIds) this.forget(id);
-    this.deleteUploads(uploads);
+    if (uploads.length) for (const id of fileIds) this.forget(id);
+    return uploads;
   }
 }
