@@ -13,10 +13,13 @@
 //   - usage.server_tool_use is in message_delta only, never in message_start;
 //   - message_delta's input_tokens includes what the results added to the prompt, so it is larger
 //     than message_start's.
+// A text block may also cite the request's own search_result blocks (search_result_location citations,
+// streamed the same way); those blocks, their rules and their citations are in search-results.mjs.
 // The code execution tool's calls and results go through here too; their shapes are in code-execution.mjs.
 import { randomBytes } from "node:crypto";
 import { randomId } from "./ids.mjs";
 import { checkCodeResult, CODE_RESULT_TYPE, CODE_TOOL_NAMES, codeResultContent, codeToolMismatch } from "./code-execution.mjs";
+import { checkSearchResultCitation, isSearchResultCitation, searchResultLocation } from "./search-results.mjs";
 
 /** Which result block answers which server tool. */
 const RESULT_TYPE = { web_search: "web_search_tool_result", web_fetch: "web_fetch_tool_result", ...CODE_RESULT_TYPE };
@@ -66,6 +69,11 @@ export function checkBlocksStep(step) {
 function checkCitations(citations) {
   if (!Array.isArray(citations)) return "citations must be an array";
   for (const [k, c] of citations.entries()) {
+    if (isSearchResultCitation(c)) {
+      const problem = checkSearchResultCitation(c);
+      if (problem) return `citations[${k}]: ${problem}`;
+      continue;
+    }
     if (typeof c?.citedText !== "string") return `citations[${k}]: citedText is required`;
     if (c.type !== "char_location" && typeof c.url !== "string") return `citations[${k}]: url is required`;
   }
@@ -94,7 +102,7 @@ export function undeclaredServerTool(step, tools) {
  * needs besides: whether a client tool was called (stop_reason "tool_use"), the server tool counts
  * for usage (null when no server tool took part) and the input tokens the results added.
  */
-export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearches, produceFile }) {
+export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearches, produceFile, searchResults }) {
   const lastIdOf = {}; // server tool name → id of its latest server_tool_use, for results without toolUseId
   const titles = searchTitles(messages); // url → title of a search result, so a citation can default its title
   const counts = { web_search_requests: 0, web_fetch_requests: 0 };
@@ -105,7 +113,7 @@ export function writeFakeBlocks(writer, blocks, { tools, messages, issuedSearche
   for (const block of blocks) {
     switch (block.type) {
       case "text":
-        writer.text(block.text ?? "", block.chunks, { citations: (block.citations ?? []).map((c) => citation(c, titles)) });
+        writer.text(block.text ?? "", block.chunks, { citations: (block.citations ?? []).map((c) => citation(c, titles, searchResults)) });
         break;
       case "thinking":
         writer.thinking({ text: block.text ?? "", signature: block.signature });
@@ -190,7 +198,8 @@ function fetchContent(block, tools) {
   };
 }
 
-function citation(c, titles) {
+function citation(c, titles, searchResults) {
+  if (isSearchResultCitation(c)) return searchResultLocation(c, searchResults);
   if (c.type === "char_location") {
     const start = c.startCharIndex ?? 0;
     return {
@@ -312,13 +321,19 @@ function checkAssistantBlock(state, block, at, messageIndex, open, serverIds) {
     for (const [k, c] of block.citations.entries()) {
       const required = c?.type === "char_location"
         ? ["cited_text", "document_index", "document_title", "start_char_index", "end_char_index"]
-        : c?.type === "web_search_result_location" ? ["cited_text", "url", "title", "encrypted_index"] : [];
+        : c?.type === "web_search_result_location" ? ["cited_text", "url", "title", "encrypted_index"]
+        // Only the shape: the search result it cites need not be in this request any more.
+        : c?.type === "search_result_location" ? SEARCH_RESULT_LOCATION_FIELDS : [];
       const missing = required.find((field) => !(field in c));
       if (missing) return `${at}.citations.${k}.${missing}: Field required`;
+      const notIndex = c.type === "search_result_location" ? SEARCH_RESULT_LOCATION_FIELDS.slice(3).find((field) => !Number.isInteger(c[field])) : undefined;
+      if (notIndex) return `${at}.citations.${k}.${notIndex}: Input should be a valid integer`;
     }
   }
   return null;
 }
+
+const SEARCH_RESULT_LOCATION_FIELDS = ["cited_text", "source", "title", "search_result_index", "start_block_index", "end_block_index"];
 
 function checkSearchResults(state, block, at) {
   if (!Array.isArray(block.content)) return null; // an error object carries nothing opaque

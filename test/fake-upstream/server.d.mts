@@ -154,7 +154,14 @@ export interface ClockStep extends StepTiming {
  * When the client sends these blocks back, the fake checks them as the API does (see
  * server-tools.mjs): each server_tool_use needs its result later in the same assistant turn
  * (consecutive assistant messages are one turn; a request may end with that turn to continue after
- * pause_turn), search results must keep their encrypted_content, citations their required fields.
+ * pause_turn), search results must keep their encrypted_content, citations their required fields
+ * (search_result_location ones only that: the search result they cite need not be in the request).
+ *
+ * A text block can cite the request's own `search_result` blocks (FakeSearchResultCitation). The
+ * fake refuses, as the API does, search results it would not take (see search-results.mjs): source
+ * and title strings (source non-empty), content one or more text blocks with non-whitespace text,
+ * citations enabled on all of a request's search results or on none (on all of them when the web
+ * search tool is declared), only in user messages, and a tool_result that holds one holds only them.
  */
 export interface BlocksStep extends StepTiming {
   kind: "blocks";
@@ -342,7 +349,7 @@ export interface FakeToolUseBlock {
   id?: string;
 }
 
-export type FakeCitation = FakeWebSearchCitation | FakeCharLocationCitation;
+export type FakeCitation = FakeWebSearchCitation | FakeCharLocationCitation | FakeSearchResultCitation;
 
 /** Becomes {type: "web_search_result_location", cited_text, url, title, encrypted_index: random base64}. */
 export interface FakeWebSearchCitation {
@@ -351,6 +358,26 @@ export interface FakeWebSearchCitation {
   /** Defaults to the title of a search result with this url, in this step or the request's messages, else null. */
   title?: string;
   citedText: string;
+}
+
+/**
+ * Cites blocks [start, end) of the request's search result number `searchResult`, and becomes what
+ * the API sends: {type: "search_result_location", cited_text, source, title, search_result_index,
+ * start_block_index, end_block_index}, cited_text being those blocks' text concatenated (joined with
+ * ""), source and title the search result's. Search results are numbered from 0 across the whole
+ * request in order of appearance: top level in user turns and inside tool_result content alike.
+ * Checked when registered (indexes, end > start); when played, a request without that search result
+ * or those blocks, or whose search result has no citations: {enabled: true}, gets a 500
+ * "fake-upstream: blocks[i].citations[k] cannot be played: …" (the script is wrong, not the client).
+ */
+export interface FakeSearchResultCitation {
+  type?: "search_result_location";
+  /** 0-based index of the cited search_result block in the request. */
+  searchResult: number;
+  /** First cited block of its content; defaults to 0. */
+  start?: number;
+  /** Exclusive end, greater than start; defaults to start + 1 (one block). */
+  end?: number;
 }
 
 /** Becomes {type: "char_location", cited_text, document_index, document_title, start_char_index, end_char_index, file_id: null}. */

@@ -6,10 +6,13 @@
 // Wire format checked against @anthropic-ai/sdk's own parser
 // (src/core/streaming.ts `_iterSSEMessages`, src/lib/MessageStream.ts
 // `#accumulateMessage`) and Anthropic's streaming documentation. Server tools,
-// citations and the `blocks` step live in server-tools.mjs; the code execution
-// tool (containers, its result blocks, the `code` step) in code-execution.mjs; the
-// Files API (/v1/files) in files-api.mjs; models, long prompts and compaction in
-// models.mjs; images and documents it refuses in files.mjs.
+// citations and the `blocks` step live in server-tools.mjs; the request's own
+// `search_result` blocks (what the API refuses in them, and the
+// search_result_location citations a blocks step makes of them) in
+// search-results.mjs; the code execution tool (containers, its result blocks, the
+// `code` step) in code-execution.mjs; the Files API (/v1/files) in files-api.mjs;
+// models, long prompts and compaction in models.mjs; images and documents it
+// refuses in files.mjs.
 //
 // Step kinds (POST /_control/scripts; types in server.d.mts): text, tool_use, blocks,
 // code, error, stream_error, cut, hang, raw, clock. `code` is one code execution turn:
@@ -28,6 +31,7 @@ import { randomId } from "./ids.mjs";
 import { checkBlocksStep, serverToolRefusal, undeclaredServerTool, writeFakeBlocks } from "./server-tools.mjs";
 import { codeStepAsBlocks, containerRefusal, containerStats, containerWire, expireContainer, openContainer, producer } from "./code-execution.mjs";
 import { createFileStore, failFiles, fileStats, handleFilesApi, MAX_FILE_BYTES } from "./files-api.mjs";
+import { requestSearchResults, searchResultRefusal, uncitableSearchResult } from "./search-results.mjs";
 
 /** Recorded requests are capped so long benchmark runs don't grow without bound. */
 const MAX_RECORDED_REQUESTS = 2000;
@@ -260,7 +264,7 @@ async function handleMessages(state, req, res) {
   const applies = !state.config.match || bodyText.includes(state.config.match);
   const scoped = applies ? state : { ...state, config: {} };
   const size = promptSize(body, bodyText);
-  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? fileRefusal(body) ?? containerRefusal(state, body);
+  const refused = refusal(scoped, body, headers, size) ?? serverToolRefusal(state, body) ?? searchResultRefusal(body) ?? fileRefusal(body) ?? containerRefusal(state, body);
   if (refused) return sendApiError(res, refused);
   const step = takeScriptedStep(state, bodyText) ?? defaultStep(state.defaultAnswer, body);
   const container = openContainer(state, body);
@@ -273,6 +277,8 @@ async function handleMessages(state, req, res) {
     tools: Array.isArray(body.tools) ? body.tools : [],
     messages: Array.isArray(body.messages) ? body.messages : [],
     issuedSearches: state.issuedSearches,
+    /** The request's search_result blocks, in the order search_result_index counts them. */
+    searchResults: requestSearchResults(body.messages),
   };
   const plan = planStep(step, context);
 
@@ -331,12 +337,12 @@ function echoText(body) {
   return `Echo: ${lastText?.text ?? ""}`;
 }
 
+/** A tool result's text: its text blocks, and the text of its search results. */
 function contentAsText(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .filter((b) => b?.type === "text")
-    .map((b) => b.text)
+    .map((b) => (b?.type === "text" ? b.text : b?.type === "search_result" ? contentAsText(b.content) : ""))
     .join("");
 }
 
@@ -392,6 +398,12 @@ function planMessage(step, context) {
 function planBlocks(step, context) {
   const undeclared = undeclaredServerTool(step, context.tools);
   if (undeclared) return planHttpError({ status: 400, message: undeclared });
+  // The script cites a search result the request does not hold (or not citable): the script is wrong, not the client.
+  const uncitable = uncitableSearchResult(step.blocks, context.searchResults);
+  if (uncitable) {
+    console.error(`[fake-upstream] ${uncitable}`);
+    return planHttpError({ status: 500, type: "api_error", message: uncitable });
+  }
 
   const blocks = new BlockWriter(step.delayMs ?? 0);
   if (context.compaction) blocks.compaction(context.compaction);

@@ -693,6 +693,214 @@ test("non-streaming requests get blocks steps assembled, citations and usage inc
 });
 
 // ---------------------------------------------------------------------------
+// search_result blocks and their search_result_location citations
+// ---------------------------------------------------------------------------
+
+const SEARCH_PROJECT = { name: "search_project", description: "Search the project's files", input_schema: { type: "object", properties: { query: { type: "string" } } } };
+
+/** A search_result block; `texts` become its text blocks; `citations` null leaves the key out. */
+function searchResult(source, title, texts, citations = { enabled: true }) {
+  return { type: "search_result", source, title, content: texts.map((text) => ({ type: "text", text })), ...(citations === null ? {} : { citations }) };
+}
+
+/**
+ * A conversation holding three search results: #0 top level in the first user turn, #1 and #2 in the
+ * tool_result of a client tool's call.
+ */
+function searchConversation(token, citations = { enabled: true }) {
+  return [
+    { role: "user", content: [searchResult("kb://readme", "README", ["The app deploys with wrangler."], citations), { type: "text", text: `How does it deploy? ${token}` }] },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_search", name: "search_project", input: { query: "deploy schedule" } }] },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_search",
+          content: [
+            searchResult("kb://ops/deploy.md", "Deploying", ["Deploys run nightly at 02:00 UTC.", " A failed deploy is retried once.", " Rollbacks are manual."], citations),
+            searchResult("kb://ops/oncall.md", "On call", ["Page the on-call engineer for failed rollbacks."], citations),
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+const searchRequest = (messages, extra = {}) => ({ model: "claude-test", max_tokens: 256, tools: [SEARCH_PROJECT], messages, ...extra });
+
+test("search results: a citation of one in a tool's result streams as the API streams it, numbered across the request", async () => {
+  const token = uniqueToken();
+  const blocks = [
+    { type: "text", text: "It deploys nightly: " },
+    { type: "text", text: "at two in the morning, UTC.", citations: [{ searchResult: 1 }] },
+    { type: "text", text: " Failures are retried, rollbacks are manual.", citations: [{ searchResult: 1, start: 1, end: 3 }, { type: "search_result_location", searchResult: 2 }] },
+  ];
+  await script(token, [{ kind: "blocks", blocks }, { kind: "blocks", blocks }]);
+  const messages = searchConversation(token);
+
+  const { message, events } = await streamWithEvents(searchRequest(messages));
+  assert.equal(message.stop_reason, "end_turn");
+  const nightly = {
+    type: "search_result_location",
+    cited_text: "Deploys run nightly at 02:00 UTC.",
+    source: "kb://ops/deploy.md",
+    title: "Deploying",
+    search_result_index: 1,
+    start_block_index: 0,
+    end_block_index: 1,
+  };
+  const range = { ...nightly, cited_text: " A failed deploy is retried once. Rollbacks are manual.", start_block_index: 1, end_block_index: 3 };
+  const oncall = {
+    type: "search_result_location",
+    cited_text: "Page the on-call engineer for failed rollbacks.",
+    source: "kb://ops/oncall.md",
+    title: "On call",
+    search_result_index: 2,
+    start_block_index: 0,
+    end_block_index: 1,
+  };
+  assert.deepEqual(message.content, [
+    { type: "text", text: "It deploys nightly: " },
+    { type: "text", text: "at two in the morning, UTC.", citations: [nightly] },
+    { type: "text", text: " Failures are retried, rollbacks are manual.", citations: [range, oncall] },
+  ]);
+
+  // On the wire: a cited block starts with citations: [], then every citations_delta before its text.
+  const starts = events.filter((e) => e.type === "content_block_start");
+  assert.equal("citations" in starts[0].content_block, false);
+  assert.deepEqual(starts[1].content_block, { citations: [], type: "text", text: "" });
+  const ofBlock = (index) => events.filter((e) => e.index === index).map((e) => e.delta?.type ?? e.type);
+  assert.deepEqual(ofBlock(1), ["content_block_start", "citations_delta", ...Array(6).fill("text_delta"), "content_block_stop"]);
+  assert.deepEqual(ofBlock(2).slice(0, 3), ["content_block_start", "citations_delta", "citations_delta"]);
+  assert.deepEqual(events.filter((e) => e.delta?.type === "citations_delta").map((e) => e.delta.citation), [nightly, range, oncall]);
+
+  // Not streamed: the same message, assembled.
+  const created = await sdk().messages.create(searchRequest(messages));
+  assert.deepEqual(created.content, message.content);
+});
+
+test("search results: the cited answer comes back as it was sent; a citation in it keeps its fields", async () => {
+  const token = uniqueToken();
+  await script(token, [{ kind: "blocks", blocks: [{ type: "text", text: "Nightly.", citations: [{ searchResult: 0 }] }] }]);
+  const messages = searchConversation(token);
+  const answer = await sdk().messages.stream(searchRequest(messages)).finalMessage();
+  assert.equal(answer.content[0].citations[0].source, "kb://readme");
+
+  const next = [...messages, { role: "assistant", content: answer.content }, { role: "user", content: "thanks" }];
+  assert.equal((await sdk().messages.create(searchRequest(next))).content[0].text, "Echo: thanks");
+  assert.deepEqual((await recorded(token)).at(-1).body.messages[3].content, JSON.parse(JSON.stringify(answer.content)), "sent back as it came");
+  // Even once the search results are gone from the conversation (only the citation's shape is checked).
+  const withoutResults = [{ role: "user", content: `again ${token}` }, { role: "assistant", content: answer.content }, { role: "user", content: "thanks" }];
+  assert.equal((await sdk().messages.create(searchRequest(withoutResults))).content[0].text, "Echo: thanks");
+
+  const { search_result_index, ...noIndex } = answer.content[0].citations[0];
+  const broken = [...messages, { role: "assistant", content: [{ ...answer.content[0], citations: [noIndex] }] }, { role: "user", content: "thanks" }];
+  const err = await expectApiError(sdk().messages.create(searchRequest(broken)), Anthropic.BadRequestError, 400);
+  assert.equal(err.apiMessage, "messages.3.content.0.citations.0.search_result_index: Field required");
+  const notIndex = [...messages, { role: "assistant", content: [{ ...answer.content[0], citations: [{ ...noIndex, search_result_index: "0" }] }] }, { role: "user", content: "thanks" }];
+  const err2 = await expectApiError(sdk().messages.create(searchRequest(notIndex)), Anthropic.BadRequestError, 400);
+  assert.equal(err2.apiMessage, "messages.3.content.0.citations.0.search_result_index: Input should be a valid integer");
+});
+
+test("search results: the default answer echoes a tool's search results; citations off everywhere is fine", async () => {
+  const messages = searchConversation(uniqueToken(), null);
+  const message = await sdk().messages.create(searchRequest(messages));
+  assert.equal(message.content[0].text, "Tool said: Deploys run nightly at 02:00 UTC. A failed deploy is retried once. Rollbacks are manual.Page the on-call engineer for failed rollbacks.");
+  const disabled = searchConversation(uniqueToken(), { enabled: false });
+  assert.match((await sdk().messages.create(searchRequest(disabled))).content[0].text, /^Tool said: /);
+});
+
+test("search results the API would not take are refused, with the path to them", async () => {
+  const refused = async (messages, message, extra) => {
+    const err = await expectApiError(sdk().messages.create(searchRequest(messages, extra)), Anthropic.BadRequestError, 400);
+    assert.equal(err.type, "invalid_request_error");
+    assert.equal(err.apiMessage, message);
+  };
+  const token = uniqueToken();
+  const conversation = searchConversation(token);
+  /** The conversation with the tool result's first search result replaced by `replacement`. */
+  const withToolResult = (replacement) => {
+    const [first, call, results] = structuredClone(conversation);
+    results.content[0].content[0] = replacement;
+    return [first, call, results];
+  };
+  const atTool = "messages.2.content.0.content.0.search_result";
+  const good = conversation[2].content[0].content[0];
+
+  // Citations on all or none.
+  const { citations, ...uncited } = good;
+  await refused(
+    withToolResult(uncited),
+    `${atTool}.citations: citations must be enabled on all search results of a request or on none; search result 0 has them enabled, search result 1 does not`,
+  );
+  await refused(
+    [{ role: "user", content: [searchResult("a", "A", ["x"]), searchResult("b", "B", ["y"], { enabled: false }), { type: "text", text: token }] }],
+    "messages.0.content.1.search_result.citations: citations must be enabled on all search results of a request or on none; search result 0 has them enabled, search result 1 does not",
+  );
+  // With web search, on all.
+  await refused(
+    [{ role: "user", content: [searchResult("a", "A", ["x"], null), { type: "text", text: token }] }],
+    "messages.0.content.0.search_result.citations: citations must be enabled on every search_result block when the web search tool is enabled",
+    { tools: [SEARCH_PROJECT, WEB_SEARCH] },
+  );
+
+  // Malformed search results.
+  const { source, ...noSource } = good;
+  await refused(withToolResult(noSource), `${atTool}.source: Field required`);
+  await refused(withToolResult({ ...good, source: "" }), `${atTool}.source: String should have at least 1 character`);
+  await refused(withToolResult({ ...good, title: null }), `${atTool}.title: Input should be a valid string`);
+  await refused(withToolResult({ ...good, content: [] }), `${atTool}.content: List should have at least 1 item after validation, not 0`);
+  await refused(withToolResult({ ...good, content: "Deploys run nightly." }), `${atTool}.content: Input should be a valid list`);
+  await refused(
+    withToolResult({ ...good, content: [good.content[0], { type: "image", source: { type: "url", url: "https://x.example/a.png" } }] }),
+    `${atTool}.content.1.type: Input should be 'text' (search results hold text blocks only)`,
+  );
+  await refused(withToolResult({ ...good, content: [{ type: "text", text: "" }] }), `${atTool}.content.0.text: text content blocks must be non-empty`);
+  await refused(withToolResult({ ...good, content: [{ type: "text", text: " \n" }] }), `${atTool}.content.0.text: text content blocks must contain non-whitespace text`);
+
+  // Where they may be: user turns only; a tool_result holding one holds nothing else.
+  await refused(
+    [conversation[0], { role: "assistant", content: [searchResult("a", "A", ["x"])] }, { role: "user", content: "go on" }],
+    "messages.1.content.0: search_result blocks can only appear in user messages (or inside their tool results)",
+  );
+  const [first, call, results] = structuredClone(conversation);
+  results.content[0].content.push({ type: "text", text: "2 results" });
+  await refused([first, call, results], 'messages.2.content.0.content.2: a tool_result that holds search_result blocks can hold nothing else (found a "text" block)');
+
+  // The same conversation as it should be is taken.
+  assert.match((await sdk().messages.create(searchRequest(conversation))).content[0].text, /^Tool said: /);
+});
+
+test("search result citations are checked when registered, and against the request when played", async () => {
+  const register = (citations) => fetch(`${fake.url}/_control/scripts`, { method: "POST", body: JSON.stringify({ match: uniqueToken(), responses: [{ kind: "blocks", blocks: [{ type: "text", text: "x", citations }] }] }) });
+  const rejected = async (citations, pattern) => {
+    const res = await register(citations);
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error, pattern);
+  };
+  await rejected([{ searchResult: -1 }], /^responses\[0\]: blocks\[0\]\.citations\[0\]: searchResult must be the cited search result's 0-based index in the request$/);
+  await rejected([{ type: "search_result_location" }], /citations\[0\]: searchResult must be/);
+  await rejected([{ searchResult: 0, start: 1.5 }], /citations\[0\]: start must be a 0-based block index/);
+  await rejected([{ searchResult: 0 }, { searchResult: 0, start: 2, end: 2 }], /citations\[1\]: end must be an integer greater than start/);
+
+  const token = uniqueToken();
+  const unplayable = (citations) => ({ kind: "blocks", blocks: [{ type: "text", text: "Fine." }, { type: "text", text: "x", citations }] });
+  await script(token, [unplayable([{ searchResult: 3 }]), unplayable([{ searchResult: 1, start: 2, end: 4 }]), unplayable([{ searchResult: 0 }])]);
+  const fails = async (messages, message) => {
+    const err = await expectApiError(sdk().messages.create(searchRequest(messages)), Anthropic.InternalServerError, 500);
+    assert.equal(err.apiMessage, message);
+  };
+  const prefix = "fake-upstream: blocks[1].citations[0] cannot be played: ";
+  await fails(searchConversation(token), `${prefix}it cites search result 3, but the request holds 3 search results`);
+  await fails(searchConversation(token), `${prefix}it cites blocks [2, 4) of search result 1 (messages.2.content.0.content.0), which has 3 content blocks`);
+  await fails(
+    searchConversation(token, null),
+    `${prefix}it cites search result 0 (messages.0.content.0), whose citations are not enabled; the API cites only search results with citations: { enabled: true }`,
+  );
+});
+
+// ---------------------------------------------------------------------------
 // code execution, containers and the Files API
 // ---------------------------------------------------------------------------
 
