@@ -7,6 +7,16 @@ import { DOT_PNG, pngOf } from "../images";
 
 afterEach(() => settle());
 
+/**
+ * A thread whose requests carry what the model reads and nothing more: its code execution is off, so
+ * no file goes to the code's container besides (test/thread/code-files.test.ts has those).
+ */
+async function modelOnlyThread() {
+  const thread = await createThread();
+  await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { codeExecution: false } });
+  return thread;
+}
+
 // A minimal PDF and a text file (images.ts has the 1×1 PNG).
 const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 const TEXT = new TextEncoder().encode("name,score\nada,3\n");
@@ -42,7 +52,7 @@ describe("uploading and reading back", () => {
   });
 
   it("sends each file to the model before the text, byte for byte, and keeps them in later turns", async () => {
-    const thread = await createThread();
+    const thread = await modelOnlyThread();
     const [png, pdf, csv] = [await uploaded(thread.id, DOT_PNG, "image/png", "dot.png"), await uploaded(thread.id, PDF, "application/pdf", "doc.pdf"), await uploaded(thread.id, TEXT, "text/csv", "scores.csv")];
     const m = marker("files");
     const ws = await Socket.open(thread.id);
@@ -71,7 +81,7 @@ describe("files the model would refuse", () => {
   // The API refuses a request for one image past its limits, and a conversation's images go again
   // with every later request: sent as they are, each of these would fail every run of the thread.
   it("an image within the upload limit but past the model's (5 MB of base64, 8000 px) goes as a note, and the thread goes on", async () => {
-    const thread = await createThread();
+    const thread = await modelOnlyThread();
     const heavy = await uploaded(thread.id, raw(pngOf(1200, 900, 4_500_000)), "image/png", "heavy.png");
     const wide = await uploaded(thread.id, raw(pngOf(9500, 400)), "image/png", "panorama.png");
     const fine = await uploaded(thread.id, DOT_PNG, "image/png", "dot.png");
@@ -93,7 +103,7 @@ describe("files the model would refuse", () => {
 
   it("past 24 MiB of files in a request (the API takes 32 MB in all), the oldest go as notes, and every run completes", async () => {
     // Eight photos of 4.7 MB encoded each, in two messages: 37 MB, which the API would refuse whole.
-    const thread = await createThread();
+    const thread = await modelOnlyThread();
     const m = marker("heavy-photos");
     const ws = await Socket.open(thread.id);
     for (const n of [1, 2]) {
@@ -110,7 +120,7 @@ describe("files the model would refuse", () => {
   });
 
   it("past 20 images in a thread, the oldest over 2000 px go as notes, and every run completes", async () => {
-    const thread = await createThread();
+    const thread = await modelOnlyThread();
     const photos = [];
     for (let i = 0; i < 21; i++) photos.push(await uploaded(thread.id, raw(pngOf(4032, 3024)), "image/png", `photo${i}.png`));
     const m = marker("many");
@@ -129,7 +139,7 @@ describe("files the model would refuse", () => {
 
 describe("files the model cannot take", () => {
   it("a broken image (refused with no path) or PDF (refused with one) goes as a note from then on; the rest stay, and the thread goes on", async () => {
-    const thread = await createThread();
+    const thread = await modelOnlyThread();
     const good = await uploaded(thread.id, DOT_PNG, "image/png", "dot.png");
     const broken = await uploaded(thread.id, raw(pngOf(0, 0)), "image/png", "broken.png");
     const cut = await uploaded(thread.id, new TextEncoder().encode("%PDF-1.4 cut short"), "application/pdf", "cut.pdf");
