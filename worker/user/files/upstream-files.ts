@@ -17,7 +17,7 @@ export class UpstreamFiles {
   of(fileIds: string[]): Record<string, string> {
     if (fileIds.length === 0) return {};
     const rows = this.sql
-      .exec<{ file_id: string; upstream_id: string }>(`SELECT file_id, upstream_id FROM upstream_files WHERE file_id IN (${fileIds.map(() => "?").join(",")})`, ...fileIds)
+      .exec<{ file_id: string; upstream_id: string }>("SELECT file_id, upstream_id FROM upstream_files WHERE file_id IN (SELECT value FROM json_each(?))", JSON.stringify(fileIds))
       .toArray();
     return Object.fromEntries(rows.map((r) => [r.file_id, r.upstream_id]));
   }
