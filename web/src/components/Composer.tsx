@@ -1,7 +1,7 @@
-import { ATTACHMENT_TYPES, MAX_CONTENT_CHARS } from "@protocol";
+import { MAX_CONTENT_CHARS } from "@protocol";
 import { forwardRef, useImperativeHandle, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useAutosize } from "../hooks/useAutosize";
-import type { Upload, UploadsSummary } from "../lib/uploads";
+import { ACCEPTED_FILES, type Upload, type UploadsSummary } from "../lib/uploads";
 import { UploadTray } from "./UploadTray";
 
 export interface ComposerHandle {
@@ -25,7 +25,7 @@ function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void;
         type="file"
         multiple
         hidden
-        accept={ATTACHMENT_TYPES.join(",") + ",.md,.csv,.txt,.json,.xlsx"}
+        accept={ACCEPTED_FILES}
         data-testid="file-input"
         onChange={(e) => {
           onFiles(Array.from(e.target.files ?? []));
@@ -37,7 +37,7 @@ function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void;
         className="icon-button attach-button"
         data-testid="attach"
         aria-label="Attach files"
-        title="Attach images, PDFs or text files"
+        title="Attach images, PDFs, documents, workbooks, decks, text or code"
         disabled={disabled}
         onClick={() => picker.current?.click()}
       >

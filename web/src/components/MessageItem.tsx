@@ -1,9 +1,10 @@
 import { memo, useMemo } from "react";
 import { codeFromMetadata } from "../lib/codeView";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
+import { documentsFromMetadata } from "../lib/projectKnowledge";
 import { Link, threadPath } from "../lib/router";
 import { webFromMetadata, type WebView } from "../lib/webActivity";
-import type { CodeRunView, Message, ToolOutcome } from "@protocol";
+import type { CodeRunView, DocumentCitation, Message, ToolOutcome } from "@protocol";
 import { AnswerBody } from "./AnswerBody";
 import { Markdown } from "./Markdown";
 import { MemoryLine } from "./MemoryLine";
@@ -129,13 +130,24 @@ function RegenerateButton({ message }: { message: Message }) {
 }
 
 /**
- * An assistant's answer, with its searches, code runs, references and sources (`liveWeb`, `liveCode`:
- * those seen live, for an answer stored without them). A partial answer kept after a restart is
- * dimmed, and says so.
+ * An assistant's answer, with its searches, code runs, references, cited documents and sources
+ * (`liveWeb`, `liveCode`, `liveDocuments`: those seen live, for an answer stored without them). A
+ * partial answer kept after a restart is dimmed, and says so.
  */
-export function AssistantText({ message: m, liveWeb, liveCode }: { message: Message; liveWeb?: WebView; liveCode?: readonly CodeRunView[] }) {
+export function AssistantText({
+  message: m,
+  liveWeb,
+  liveCode,
+  liveDocuments,
+}: {
+  message: Message;
+  liveWeb?: WebView;
+  liveCode?: readonly CodeRunView[];
+  liveDocuments?: readonly DocumentCitation[];
+}) {
   const meta = m.metadata;
   const web = useMemo(() => webFromMetadata(meta) ?? liveWeb ?? null, [meta, liveWeb]);
+  const documents = useMemo(() => documentsFromMetadata(meta) ?? (liveDocuments?.length ? liveDocuments : null), [meta, liveDocuments]);
   const code = useMemo(() => codeFromMetadata(meta) ?? (liveCode?.length ? liveCode : null), [meta, liveCode]);
   const restarted = meta.restarted === true;
   return (
@@ -147,7 +159,7 @@ export function AssistantText({ message: m, liveWeb, liveCode }: { message: Mess
       className={restarted ? "is-restarted" : undefined}
       extra={restarted ? { "data-restarted": "true" } : undefined}
     >
-      <AnswerBody text={m.content} web={web} code={code} prefix={`cite-${m.id}`} />
+      <AnswerBody text={m.content} web={web} documents={documents} code={code} prefix={`cite-${m.id}`} />
       {restarted && (
         <p className="restart-note" data-testid="restart-note">
           <span aria-hidden="true">↻</span> Interrupted by a restart — answered again below

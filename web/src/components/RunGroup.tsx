@@ -6,7 +6,7 @@ import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { answeredAgain } from "../lib/runErrors";
 import { summarizeLive } from "../lib/timeline";
 import type { WebView } from "../lib/webActivity";
-import type { CodeRunView, Message, ToolOutcome } from "@protocol";
+import type { CodeRunView, DocumentCitation, Message, ToolOutcome } from "@protocol";
 import { ActivityLine } from "./ActivityLine";
 import { AnswerBody } from "./AnswerBody";
 import { ApprovalCard } from "./ApprovalRequest";
@@ -20,11 +20,25 @@ import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
 
 /** The reply while it streams. Markdown is re-rendered at most every 120 ms, not per delta. */
-function StreamingBubble({ runId, text, web, code, model }: { runId: string; text: string; web: WebView; code: readonly CodeRunView[]; model?: string }) {
+function StreamingBubble({
+  runId,
+  text,
+  web,
+  documents,
+  code,
+  model,
+}: {
+  runId: string;
+  text: string;
+  web: WebView;
+  documents: readonly DocumentCitation[];
+  code: readonly CodeRunView[];
+  model?: string;
+}) {
   const shown = useThrottled(text, 120);
   return (
     <div className="msg msg-assistant msg-streaming" data-testid="streaming-message" aria-busy="true" aria-label="Assistant is replying">
-      <AnswerBody text={shown} web={web} code={code} codeActive prefix={`cite-${runId}`}>
+      <AnswerBody text={shown} web={web} documents={documents} code={code} codeActive prefix={`cite-${runId}`}>
         {shown ? <span className="caret" aria-hidden="true" /> : <span className="typing" role="img" aria-label="Waiting for the first words"><i /><i /><i /></span>}
       </AnswerBody>
       {model && <MessageChips model={model} />}
@@ -101,14 +115,14 @@ export const RunGroup = memo(function RunGroup({
 
   let text = null;
   if (final) {
-    text = <MemoAssistantText message={final} liveWeb={run.web} liveCode={run.code} />;
+    text = <MemoAssistantText message={final} liveWeb={run.web} liveCode={run.code} liveDocuments={run.documents} />;
   } else if (run.status === "running") {
-    text = <StreamingBubble runId={run.runId} text={run.text} web={run.web} code={run.code} model={run.model} />;
-  } else if (run.text || run.web.calls.length || run.code.length) {
+    text = <StreamingBubble runId={run.runId} text={run.text} web={run.web} documents={run.documents} code={run.code} model={run.model} />;
+  } else if (run.text || run.web.calls.length || run.code.length || run.documents.length) {
     // Failed or stopped before the stored message reached us: show what streamed.
     text = (
       <MessageFrame role="assistant" kind="text" extra={{ "data-partial": "true" }}>
-        <AnswerBody text={run.text} web={run.web} code={run.code} prefix={`cite-${run.runId}`} />
+        <AnswerBody text={run.text} web={run.web} documents={run.documents} code={run.code} prefix={`cite-${run.runId}`} />
         <MessageChips
           model={run.model}
           usage={run.usage}

@@ -13,7 +13,7 @@ const art = (id: string, messageId: string, updatedAt = 1): ArtifactInfo => ({ i
 const run = (runId: string, messageId: string): TimelineItem => ({
   type: "run",
   key: `run:${runId}`,
-  run: { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, code: [], inputs: [], wrote: {}, startedAt: 0 } as LiveRun,
+  run: { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, documents: [], code: [], inputs: [], wrote: {}, startedAt: 0 } as LiveRun,
   final: null,
   retryContent: null,
 });

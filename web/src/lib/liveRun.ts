@@ -1,7 +1,8 @@
 // One run as this page saw it over the socket (its steps, its thinking and tool blocks, its text,
 // web activity and code runs), and how its stream events fold into it. ChatState (chatState.ts) holds them.
 
-import { applyCodeEvent, applyCodeOutput, isCodeTool, type CodeOutput, type CodeRunView, type EventMap, type Usage } from "@protocol";
+import { applyCodeEvent, applyCodeOutput, isCodeTool, type CodeOutput, type CodeRunView, type DocumentCitation, type EventMap, type Usage } from "@protocol";
+import { applyDocumentCitations } from "./projectKnowledge";
 import { addInput, changeInput, type ToolInput } from "./toolInputs";
 import { applyWebEvent, NO_WEB, type WebView } from "./webActivity";
 
@@ -42,6 +43,8 @@ export interface LiveRun {
   text: string;
   /** Web searches and fetches (search cards) and the citations of the text. */
   web: WebView;
+  /** The project passages the text cites (citation chips): the citations whose url is knowledge:…. */
+  documents: readonly DocumentCitation[];
   /** Code runs (code cards): their code as it is written, then their output and files (code:output). */
   code: CodeRunView[];
   /** The code execution container the run used, when the thread should hear of it (code:container). */
@@ -63,7 +66,7 @@ export interface LiveRun {
 
 /** A run as it starts; one joined mid-way (`messageId` null) learns what it answers from pipeline:start. */
 export function newRun(runId: string, messageId: string | null, at: number): LiveRun {
-  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, code: [], inputs: [], wrote: {}, startedAt: at };
+  return { runId, messageId, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, documents: [], code: [], inputs: [], wrote: {}, startedAt: at };
 }
 
 const withBlock = (run: LiveRun, block: RunBlock): LiveRun => ({ ...run, blocks: [...run.blocks, block] });
@@ -113,8 +116,10 @@ export function applyStream(run: LiveRun, data: StreamData, key: string): LiveRu
       if (isCodeTool(data.toolName)) return { ...run, code: applyCodeEvent(run.code, data) };
       return { ...run, web: applyWebEvent(run.web, data) };
     case "server_tool_result":
-    case "citations":
       return { ...run, web: applyWebEvent(run.web, data) };
+    case "citations":
+      // The web's sources are numbered in the text; a project's passages are chips under it.
+      return { ...run, web: applyWebEvent(run.web, data), documents: applyDocumentCitations(run.documents, data.citations) };
     default:
       return run;
   }

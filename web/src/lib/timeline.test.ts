@@ -16,7 +16,7 @@ const status = (runId: string, content: string, createdAt: number, metadata = {}
 const answer = (runId: string, content: string, createdAt: number) => at(createdAt, { role: "assistant", content, metadata: { runId } });
 
 function liveRun(over: Partial<LiveRun>): LiveRun {
-  return { runId: "run_live", messageId: null, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, code: [], inputs: [], wrote: {}, startedAt: 0, ...over };
+  return { runId: "run_live", messageId: null, status: "running", steps: [], blocks: [], text: "", web: NO_WEB, documents: [], code: [], inputs: [], wrote: {}, startedAt: 0, ...over };
 }
 
 function pending(over: Partial<OutboxItem>): OutboxItem {

@@ -1,7 +1,7 @@
-import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES } from "@protocol";
+import { DOCX_TYPE, formatBytes, MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGE_BYTES, maxBytesFor, PPTX_TYPE, XLSX_TYPE } from "@protocol";
 import { describe, expect, it } from "vitest";
 import { attachment } from "../testing/fixtures";
-import { mediaTypeOf, newUploads, percent, refusal, summarize, uploadsReducer, type Upload } from "./uploads";
+import { ACCEPTED_FILES, mediaTypeOf, newUploads, percent, refusal, summarize, uploadsReducer, type Upload } from "./uploads";
 
 let n = 0;
 const key = () => `k${++n}`;
@@ -15,6 +15,35 @@ describe("mediaTypeOf", () => {
     expect(mediaTypeOf(file("x.txt", "text/plain;charset=utf-8"))).toBe("text/plain");
     expect(mediaTypeOf(file("song.mp3", "audio/mpeg"))).toBe("audio/mpeg");
   });
+
+  it("sends documents with their own type, whatever the browser says of them", () => {
+    expect(mediaTypeOf(file("report.docx", ""))).toBe(DOCX_TYPE);
+    expect(mediaTypeOf(file("Sales.XLSX", "application/octet-stream"))).toBe(XLSX_TYPE);
+    expect(mediaTypeOf(file("deck.pptx", ""))).toBe(PPTX_TYPE);
+    expect(mediaTypeOf(file("paper.pdf", "application/x-pdf"))).toBe("application/pdf");
+    expect(mediaTypeOf(file("page.htm", ""))).toBe("text/html");
+    expect(mediaTypeOf(file("page.html", "text/html"))).toBe("text/html");
+    expect(mediaTypeOf(file("data.json", ""))).toBe("application/json");
+    expect(mediaTypeOf(file("README.md", "text/x-markdown"))).toBe("text/markdown");
+  });
+
+  it("sends source code as text/plain (a .ts file is video/mp2t to some browsers)", () => {
+    expect(mediaTypeOf(file("index.ts", "video/mp2t"))).toBe("text/plain");
+    expect(mediaTypeOf(file("app.py", "text/x-python"))).toBe("text/plain");
+    expect(mediaTypeOf(file("main.go", ""))).toBe("text/plain");
+    expect(mediaTypeOf(file("run.sh", "application/x-sh"))).toBe("text/plain");
+    expect(mediaTypeOf(file("app.js", "text/javascript"))).toBe("text/plain");
+    expect(mediaTypeOf(file("config.yaml", "application/yaml"))).toBe("text/plain");
+    expect(mediaTypeOf(file("Dockerfile", ""))).toBe("text/plain");
+    expect(mediaTypeOf(file("a.constructor", ""))).toBe("");
+  });
+
+  it("lets the file picker offer every type the server takes, and the extensions a browser may not type", () => {
+    const accepted = ACCEPTED_FILES.split(",");
+    for (const item of [DOCX_TYPE, XLSX_TYPE, PPTX_TYPE, "text/html", "application/json", "application/pdf", ".docx", ".xlsx", ".pptx", ".html", ".htm", ".json", ".md", ".csv", ".txt", ".ts", ".py"]) {
+      expect(accepted).toContain(item);
+    }
+  });
 });
 
 describe("refusal", () => {
@@ -24,6 +53,8 @@ describe("refusal", () => {
     expect(refusal("image/png", MAX_IMAGE_BYTES + 1)).toMatch(/Too large.*images may be at most 5\.0 MB/);
     expect(refusal("application/pdf", MAX_IMAGE_BYTES + 1)).toBeNull();
     expect(refusal("image/webp", 10)).toBeNull();
+    expect(refusal(DOCX_TYPE, maxBytesFor(DOCX_TYPE))).toBeNull();
+    expect(refusal(PPTX_TYPE, maxBytesFor(PPTX_TYPE) + 1)).toMatch(new RegExp(`Too large.*files may be at most ${formatBytes(maxBytesFor(PPTX_TYPE))}`));
   });
 });
 

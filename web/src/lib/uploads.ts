@@ -1,7 +1,7 @@
 // The files attached to a message being written: each one checked against the protocol's limits,
 // then uploading (with its progress), uploaded (an Attachment), or failed (with the reason shown next
 // to it). A pure reducer; hooks/useUploads.ts does the uploading.
-import { ATTACHMENT_TYPES, IMAGE_TYPES, MAX_ATTACHMENTS_PER_MESSAGE, maxBytesFor, type Attachment } from "@protocol";
+import { ATTACHMENT_TYPES, DOCX_TYPE, IMAGE_TYPES, MAX_ATTACHMENTS_PER_MESSAGE, maxBytesFor, PPTX_TYPE, XLSX_TYPE, type Attachment } from "@protocol";
 import { formatBytes } from "./format";
 
 export interface Upload {
@@ -27,8 +27,19 @@ export type UploadAction =
   | { type: "remove"; key: string }
   | { type: "clear" };
 
-/** Browsers leave the type of some text files empty (or name it their own way): go by the extension. */
+/** Source code and other plain text the server takes as text/plain (browsers name it their own way, or not at all). */
+const SOURCE_EXTENSIONS = [
+  "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "cs", "go", "rs", "java", "kt", "kts", "scala", "swift", "m", "mm",
+  "py", "rb", "php", "pl", "pm", "lua", "r", "jl", "dart", "ex", "exs", "erl", "hs", "clj", "ml", "fs", "elm", "zig", "nim", "v",
+  "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "vue", "svelte", "astro", "css", "scss", "sass", "less",
+  "sh", "bash", "zsh", "fish", "ps1", "bat", "sql", "graphql", "gql", "proto",
+  "xml", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "properties", "gradle", "cmake", "mk", "dockerfile",
+  "makefile", "tex", "rst", "adoc", "org", "diff", "patch", "ipynb",
+] as const;
+
+/** Browsers leave the type of some files empty (or name it their own way, as .ts video/mp2t): go by the extension. */
 const BY_EXTENSION: Record<string, string> = {
+  ...Object.fromEntries(SOURCE_EXTENSIONS.map((ext) => [ext, "text/plain"])),
   md: "text/markdown",
   markdown: "text/markdown",
   csv: "text/csv",
@@ -42,8 +53,15 @@ const BY_EXTENSION: Record<string, string> = {
   gif: "image/gif",
   webp: "image/webp",
   json: "application/json",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  html: "text/html",
+  htm: "text/html",
+  docx: DOCX_TYPE,
+  xlsx: XLSX_TYPE,
+  pptx: PPTX_TYPE,
 };
+
+/** A file input's `accept`: the types the server takes, and the extensions whose type a browser may not know. */
+export const ACCEPTED_FILES = [...ATTACHMENT_TYPES, ...Object.keys(BY_EXTENSION).map((ext) => `.${ext}`)].join(",");
 
 const isAccepted = (type: string) => (ATTACHMENT_TYPES as readonly string[]).includes(type);
 
@@ -51,15 +69,16 @@ const isAccepted = (type: string) => (ATTACHMENT_TYPES as readonly string[]).inc
 export function mediaTypeOf(file: { name: string; type: string }): string {
   const type = file.type.split(";")[0].trim().toLowerCase();
   if (isAccepted(type)) return type;
-  const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? "";
-  return BY_EXTENSION[ext] ?? type;
+  // "Dockerfile" and "Makefile" have no extension: their name is their kind.
+  const ext = (/\.([a-z0-9]+)$/i.exec(file.name)?.[1] ?? file.name).toLowerCase();
+  return Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext] : type;
 }
 
 export const isImage = (mediaType: string) => (IMAGE_TYPES as readonly string[]).includes(mediaType);
 
 /** Why the server would refuse this file (its type or size), or null. */
 export function refusal(mediaType: string, bytes: number): string | null {
-  if (!isAccepted(mediaType)) return "This kind of file cannot be sent: use an image (PNG, JPEG, GIF, WebP), a PDF, text, Markdown, CSV, JSON or an Excel workbook (XLSX).";
+  if (!isAccepted(mediaType)) return "This kind of file cannot be sent: use an image (PNG, JPEG, GIF, WebP), a PDF, a Word document, a workbook or a deck (DOCX, XLSX, PPTX), HTML, plain text or code, Markdown, CSV or JSON.";
   if (bytes === 0) return "This file is empty.";
   const max = maxBytesFor(mediaType);
   if (bytes > max) return `Too large: ${formatBytes(bytes)}, and ${isImage(mediaType) ? "images" : "files"} may be at most ${formatBytes(max)}.`;

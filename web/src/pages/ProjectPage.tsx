@@ -9,6 +9,7 @@ import { projectQuery, useDeleteProject, usePatchProject } from "../queries/proj
 import { useCreateThread } from "../queries/threadMutations";
 import { useThreadList } from "../queries/threads";
 import { ProjectFiles } from "./ProjectFiles";
+import { ProjectSearch } from "./ProjectSearch";
 
 /** A project's own page: its instructions, files, memory and threads, and a new thread in it. */
 export default function ProjectPage({ projectId }: { projectId: string }) {
@@ -58,6 +59,7 @@ export default function ProjectPage({ projectId }: { projectId: string }) {
       )}
       <ProjectInstructions key={project.id} project={project} />
       <ProjectFiles projectId={projectId} />
+      <ProjectSearch projectId={projectId} />
       <ProjectThreads projectId={projectId} />
       <ProjectMemory projectId={projectId} />
       <DeleteProject project={project} />
