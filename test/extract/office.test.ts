@@ -48,6 +48,11 @@ describe("DOCX", () => {
     expect(out.sections).toEqual([{ location: { heading: "By outline" }, text: "### By outline\n\nIn the box\n\nBefore after tabbed" }]);
   });
 
+  it("knows Heading styles by their ids when the document has no styles part", async () => {
+    const out = await extract(DOCX, zipParts(without(docxParts([{ heading: "Only", level: 2 }, { p: "text" }]), "word/styles.xml")));
+    expect(out.sections).toEqual([{ location: { heading: "Only" }, text: "## Only\n\ntext" }]);
+  });
+
   it("refuses a truncated archive, an archive without word/document.xml, and a file that is no archive", async () => {
     expect(await refusal(DOCX, truncated(doc))).toMatch(/^This DOCX could not be read: the archive is truncated/);
     const noBody = zipParts(without(docxParts([{ p: "x" }]), "word/document.xml"));
@@ -103,6 +108,18 @@ describe("XLSX", () => {
       { sheet: "Long", row: 41 },
     ]);
     expect(out.sections[1].text.split("\n")[0]).toBe("row 21 | 21");
+  });
+
+  it("reads cells as Excel writes them: from the stated first column, without references, formulas' values, errors", async () => {
+    const parts = xlsxParts([{ name: "Calc", rows: [] }]);
+    parts["xl/worksheets/sheet1.xml"] =
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="B2:D3"/><sheetData>' +
+      '<row r="2" spans="2:4"><c r="B2" t="s"><v>0</v></c><c r="D2" t="str"><f>UPPER("x")</f><v>X</v></c></row>' +
+      '<row><c r="B3"><v>1.5</v></c><c t="e"><f>1/0</f><v>#DIV/0!</v></c><c t="inlineStr"><is><r><t>rich </t></r><r><t>text</t></r><rPh><t>phonetic</t></rPh></is></c></row>' +
+      "</sheetData></worksheet>";
+    parts["xl/sharedStrings.xml"] = '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><r><t>Total</t></r><r><t xml:space="preserve"> due</t></r></si></sst>';
+    const out = await extract(XLSX, zipParts(parts));
+    expect(out.sections).toEqual([{ location: { sheet: "Calc", row: 2 }, text: "Total due |  | X\n1.5 | #DIV/0! | rich text" }]);
   });
 
   it("refuses a truncated workbook and one without xl/workbook.xml", async () => {

@@ -20,6 +20,10 @@ export async function extractPdf(bytes: Uint8Array, budget: Budget): Promise<Ext
       disableFontFace: true,
       useSystemFonts: false,
       stopAtErrors: false,
+      // No font or CMap files to fetch (unpdf points these at node_modules when it thinks it runs in Node,
+      // as it does under nodejs_compat): text in a font whose CMap is not embedded is lost, not fetched.
+      standardFontDataUrl: undefined,
+      cMapUrl: undefined,
     });
   } catch (err) {
     const e = err as { name?: string; message?: string };
