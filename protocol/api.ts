@@ -1,7 +1,7 @@
 // The HTTP half of PROTOCOL.md as one route map: what each route takes and answers. The Worker's
 // routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
 // typed from the same map, so both sides compile against one declaration.
-import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, ModelInfo, PluginInfo, ProducedFile, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
+import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, KnowledgeResult, ModelInfo, PluginInfo, ProducedFile, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
 import type { Attachment, Message, MessageKind, TaskStatus, Thread, ThreadKind, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 
@@ -89,6 +89,8 @@ export interface Api {
   "DELETE /api/projects/:projectId": { response: null };
   "POST /api/projects/:projectId/files": { query: { name?: string }; response: { file: ProjectFile } };
   "GET /api/projects/:projectId/files": { response: { files: ProjectFile[] } };
+  "GET /api/projects/:projectId/search": { query: { q: string; limit?: string }; response: { results: KnowledgeResult[] } };
+  "POST /api/projects/:projectId/files/:fileId/reprocess": { response: { file: ProjectFile } };
   "DELETE /api/projects/:projectId/files/:fileId": { response: null };
   /** `codeFiles`: the copy holds the files the branch's code wrote too (the owner's choice; default not). */
   "POST /api/threads/:id/shares": { body: { codeFiles?: boolean }; response: { share: Share } };

@@ -8,6 +8,8 @@ export const API_ERROR_STATUS = {
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,
+  /** A document whose bytes are its type but cannot be parsed, or hold past a bound of text (PROTOCOL.md, "Knowledge"). */
+  unprocessable: 422,
   rate_limited: 429,
   internal: 500,
   /** A server the app reached for the user (an MCP server) failed or does not speak its protocol. */

@@ -9,3 +9,4 @@ export * from "./web-activity";
 export * from "./code-activity";
 export * from "./mcp";
 export * from "./format";
+export * from "./knowledge";

@@ -37,14 +37,28 @@ export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 export const MAX_ATTACHMENT_BYTES_PER_MESSAGE = 20 * 1024 * 1024;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** An office document, a workbook or JSON (PROTOCOL.md, "Knowledge": up to 25 MiB a document). */
+export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export const DOCUMENT_TYPES = ["application/pdf", "text/plain", "text/markdown", "text/csv"] as const;
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+export const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+export const PPTX_TYPE = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 /** Data for the code's container (PROTOCOL.md, "Code execution"): JSON the model reads too, a workbook only code reads. */
 export const DATA_TYPES = ["application/json", XLSX_TYPE] as const;
-export const ATTACHMENT_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES, ...DATA_TYPES] as const;
+/** Documents whose text is extracted (PROTOCOL.md, "Knowledge"); source code comes as text/plain. */
+export const OFFICE_TYPES = [DOCX_TYPE, PPTX_TYPE, "text/html"] as const;
+export const ATTACHMENT_TYPES = [...IMAGE_TYPES, ...DOCUMENT_TYPES, ...DATA_TYPES, ...OFFICE_TYPES] as const;
+/** Every type whose text a project indexes (all but images). */
+export const KNOWLEDGE_TYPES = [...DOCUMENT_TYPES, ...DATA_TYPES, ...OFFICE_TYPES] as const;
+/** Files a project keeps at most (PROJECT_FILES_MAX overrides it). */
+export const PROJECT_FILES_DEFAULT = 500;
 export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 export const maxBytesFor = (mediaType: string) =>
-  (IMAGE_TYPES as readonly string[]).includes(mediaType) ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
+  (IMAGE_TYPES as readonly string[]).includes(mediaType)
+    ? MAX_IMAGE_BYTES
+    : ([...OFFICE_TYPES, ...DATA_TYPES] as readonly string[]).includes(mediaType)
+      ? MAX_DOCUMENT_BYTES
+      : MAX_FILE_BYTES;

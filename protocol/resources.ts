@@ -19,6 +19,37 @@ export interface ProjectFile {
   mediaType: string;
   bytes: number;
   createdAt: number;
+  /** Its text's extraction and indexing (PROTOCOL.md, "Knowledge"); `error` says why it failed. */
+  status: KnowledgeStatus;
+  error?: string;
+  /** A PDF's pages, a workbook's sheets or a deck's slides. */
+  pages?: number;
+  /** The passages its text was cut into for retrieval. */
+  passages?: number;
+}
+
+export const KNOWLEDGE_STATUSES = ["processing", "ready", "failed"] as const;
+export type KnowledgeStatus = (typeof KNOWLEDGE_STATUSES)[number];
+
+/** Where a passage is in its file: a PDF's page, a spreadsheet's sheet and row, a deck's slide, else its heading. */
+export type PassageLocation = { page: number } | { sheet: string; row: number } | { slide: number } | { heading: string };
+
+/** What retrieval gives for a question (GET /api/projects/:projectId/search). */
+export interface KnowledgeResult {
+  fileId: string;
+  name: string;
+  location: PassageLocation;
+  text: string;
+  /** Higher is better (BM25, negated). */
+  score: number;
+}
+
+/** A passage an answer cites (its metadata.citations). */
+export interface DocumentCitation {
+  fileId: string;
+  name: string;
+  location: PassageLocation;
+  citedText: string;
 }
 
 /** The latest judgement of a task's result, as its card shows it (task:evaluated reports each one). */

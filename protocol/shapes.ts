@@ -1,6 +1,7 @@
 // The conversation of PROTOCOL.md as it travels: threads, messages, their files, metadata and usage;
 // declared here once, for the Worker and the web app. The other resources are in resources.ts.
 import type { CodeRun } from "./code-activity";
+import type { DocumentCitation } from "./resources";
 import type { PendingApproval } from "./mcp";
 
 export const THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
@@ -89,6 +90,8 @@ export interface MessageMetadata {
   web?: WebActivity;
   /** An answer whose code ran: each run's code, output and files (code-activity.ts). */
   codeRuns?: CodeRun[];
+  /** The project passages an answer cites (PROTOCOL.md, "Knowledge"). */
+  citations?: DocumentCitation[];
   usage?: Usage;
   durationMs?: number;
   stopReason?: string | null;

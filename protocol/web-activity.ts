@@ -2,6 +2,7 @@
 // events: by the web app as they come, and by the object when it stores the answer's metadata.web, so
 // a reloaded thread shows what its clients saw live.
 import { isCodeTool } from "./code-activity";
+import { KNOWLEDGE_SCHEME } from "./knowledge";
 import type { StreamEvent } from "./events";
 import type { WebActivity } from "./shapes";
 
@@ -33,9 +34,12 @@ export function applyWebEvent(web: WebView, e: StreamEvent): WebView {
         : [...web.calls, { toolUseId: e.toolUseId, toolName: e.toolName, input: null, ...result }];
       return { ...web, calls };
     }
-    case "citations":
-      if (!(e.at >= 0) || e.citations.length === 0) return web;
-      return { ...web, citations: [...web.citations, ...e.citations.map((c) => ({ ...c, at: e.at }))] };
+    case "citations": {
+      // A project's passages are cited too; those are documents, not the web's (knowledge.ts).
+      const pages = e.citations.filter((c) => !c.url.startsWith(KNOWLEDGE_SCHEME));
+      if (!(e.at >= 0) || pages.length === 0) return web;
+      return { ...web, citations: [...web.citations, ...pages.map((c) => ({ ...c, at: e.at }))] };
+    }
     default:
       return web;
   }

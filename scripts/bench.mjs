@@ -4,7 +4,7 @@
 //
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
 //   npm run bench -- --compare <rev> [--pairs 3]
-//   npm run bench -- --only user,cap        (some parts only: main, cap, user, cost)
+//   npm run bench -- --only user,cap        (some parts only: main, cap, user, knowledge, cost)
 //   npm run bench -- --only cost --save docs/scale-figures.json   (the figures npm run scale reads)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
@@ -22,6 +22,8 @@ import { cacheablePrefix, coldRuns, fanout, firstPost, floor, latency, manyThrea
 import { d1AwayFromTheStart } from "./bench/d1-away.mjs";
 import { SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
 import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
+import { ingest, retrieval } from "./bench/knowledge.mjs";
+import { docxParts, prose, zipParts } from "../test/extract/ooxml-builder.ts";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith("--") ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -164,6 +166,31 @@ async function userObject(upstream) {
   return { rows, notes };
 }
 
+/** A Word document of about 1 MB: headings every 40 paragraphs of prose, stored without compression. */
+function megabyteDocx() {
+  const blocks = [];
+  for (let i = 0; blocks.length < 1_200; i++) blocks.push(i % 40 === 0 ? { heading: `Chapter ${i / 40 + 1}`, level: 1 } : { p: prose(160, i + 1) });
+  return zipParts(docxParts(blocks), 0);
+}
+
+/** A project's knowledge, on an app of its own: search over 10,000 passages, and a 1 MB DOCX's ingest. */
+async function knowledge(upstream) {
+  const app = await startApp(upstream.url);
+  try {
+    const found = await retrieval(app.base);
+    const read = await ingest(app.base, megabyteDocx);
+    return {
+      rows: [
+        ["retrieval, 10,000 passages (ms)", stats(found.times)],
+        ["ingest, 1 MB DOCX (ms)", stats(read.times)],
+      ],
+      notes: [`knowledge: ${found.indexed} passages indexed; the DOCX is ${(read.bytes / 1024 / 1024).toFixed(2)} MB, upload to ready (extracted after the answer, then cut and indexed)`],
+    };
+  } finally {
+    app.stop();
+  }
+}
+
 /** What one message writes and calls, on an app of its own (its runs' log lines say). */
 async function costs(upstream) {
   const app = await startApp(upstream.url);
@@ -210,6 +237,11 @@ async function table(upstream) {
     const user = await userObject(upstream);
     base.rows.push(...user.rows);
     base.notes.push(...user.notes);
+  }
+  if (part("knowledge")) {
+    const known = await knowledge(upstream);
+    base.rows.push(...known.rows);
+    base.notes.push(...known.notes);
   }
   const slow = d1Latency && part("main") ? await measure(upstream, { D1_LATENCY_MS: d1Latency }, { withFanout: false }) : null;
   if (base.rows.length) {

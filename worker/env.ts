@@ -1,3 +1,5 @@
+import { PROJECT_FILES_DEFAULT } from "../protocol";
+
 /** Bindings and raw settings of the Worker and of its objects, ThreadRoom and UserRoom (wrangler.toml, secrets). */
 export interface Env {
   DB: D1Database;
@@ -79,6 +81,13 @@ export interface Env {
   CODE_EXECUTION?: string;
   /** The most code runs one answer may make (default 20). */
   CODE_RUNS_PER_RUN?: string;
+  /** Files a project keeps at most (default 500). */
+  PROJECT_FILES_MAX?: string;
+  /** The share of the model's window a project's text may fill and still be sent whole (default 0.25). */
+  PROJECT_WHOLE_SHARE?: string;
+  /** Characters of text one document may hold (default 5,000,000), and the time its extraction may take (ms, default 20,000). */
+  DOCUMENT_MAX_CHARS?: string;
+  DOCUMENT_PARSE_MS?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -126,6 +135,10 @@ export interface Config {
   codeExecution: boolean;
   /** The most code runs one answer may make (CODE_RUNS_PER_RUN): past it, the model answers in words. */
   maxCodeRuns: number;
+  projectFilesMax: number;
+  projectWholeShare: number;
+  documentMaxChars: number;
+  documentParseMs: number;
 }
 
 export const VERSION = "0.2.0";
@@ -176,6 +189,10 @@ export function configOf(env: Env): Config {
       approvalTimeoutMs: numberVar(env.APPROVAL_TIMEOUT_S, 600) * 1000,
       mcpAllowLocal: env.MCP_ALLOW_LOCAL === "1",
       maxCodeRuns: numberVar(env.CODE_RUNS_PER_RUN, 20),
+      projectFilesMax: numberVar(env.PROJECT_FILES_MAX, PROJECT_FILES_DEFAULT),
+      projectWholeShare: numberVar(env.PROJECT_WHOLE_SHARE, 0.25),
+      documentMaxChars: numberVar(env.DOCUMENT_MAX_CHARS, 5_000_000),
+      documentParseMs: numberVar(env.DOCUMENT_PARSE_MS, 20_000),
       codeExecution: env.CODE_EXECUTION !== undefined ? env.CODE_EXECUTION === "1" || env.CODE_EXECUTION === "true" : Boolean(env.ANTHROPIC_API_KEY),
     };
     parsed.set(env, config);

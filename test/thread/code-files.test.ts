@@ -4,13 +4,12 @@
 // wrote that it will not give, is a note or a skipped file, and the run completes. Against the fake.
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { xlsx, xlsxParts, zipParts } from "../extract/ooxml-builder";
 import { api, createThread, json, marker, script, settle, Socket, until, upstream, upstreamRequests } from "../helpers";
 
 afterEach(() => settle());
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-// A workbook's first bytes are a ZIP local file header; the container, not the Worker, reads the rest.
-const WORKBOOK = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, 1, 2, 3, 4]);
 
 async function attach(threadId: string, body: BodyInit, type: string, name: string) {
   const res = await SELF.fetch(`https://app.test/api/threads/${threadId}/attachments?name=${encodeURIComponent(name)}`, { method: "POST", headers: { "content-type": type }, body });
@@ -50,33 +49,50 @@ describe("files in", () => {
     ws.close();
   });
 
-  it("a workbook goes to the container alone, the model told its name; with code off it is a note", async () => {
+  it("a workbook: the model reads its rows and the code has it; past 200 KB it goes to the container alone (with code off, a note)", async () => {
     const thread = await createThread();
     const ws = await Socket.open(thread.id);
     const name = `sales-${crypto.randomUUID().slice(0, 8)}.xlsx`;
-    const book = await attach(thread.id, WORKBOOK, XLSX, name);
+    const small = xlsx([{ name: "Q1", rows: [["region", "sales"], ["north", 120], ["south", 95]] }, { name: "Q2", rows: [["region", "sales"], ["north", 140]] }]);
+    const book = await attach(thread.id, small, XLSX, name);
     expect(book.mediaType).toBe(XLSX);
     const [request] = await send(thread.id, ws, 1, `sum the sales ${marker("xlsx")}`, [book.id]);
     const [up] = await uploadsNamed(name);
     expect(uploadsOf(request.body)).toEqual([{ type: "container_upload", file_id: up.id }]);
-    expect(textsOf(request.body).some((t: string) => t.includes(name) && t.includes("in the code's container"))).toBe(true);
-    expect(request.body.messages[0].content.some((b: any) => b.type === "document")).toBe(false);
+    const read = request.body.messages[0].content.find((b: any) => b.type === "document");
+    expect(read).toMatchObject({ title: name, source: { type: "text" } });
+    expect(read.source.data).toContain("north");
+    expect(read.source.data).toContain("Q2");
+
+    const bigName = `ledger-${crypto.randomUUID().slice(0, 8)}.xlsx`;
+    const rows = Array.from({ length: 4_000 }, (_, i) => [`entry ${i} ${crypto.randomUUID()}`, i * 3.25, `account ${i % 97}`]);
+    const big = zipParts(xlsxParts([{ name: "Ledger", rows }]), 0);
+    expect(big.byteLength).toBeGreaterThan(200_000);
+    const ledger = await attach(thread.id, big, XLSX, bigName);
+    const [alone] = await send(thread.id, ws, 2, `total the ledger ${marker("xlsx-big")}`, [ledger.id]);
+    const [bigUp] = await uploadsNamed(bigName);
+    expect(uploadsOf(alone.body)).toContainEqual({ type: "container_upload", file_id: bigUp.id });
+    expect(textsOf(alone.body).some((t: string) => t.includes(bigName) && t.includes("in the code's container"))).toBe(true);
+    expect(alone.body.messages.at(-1).content.some((b: any) => b.type === "document" && b.title === bigName)).toBe(false);
 
     await api(`/api/threads/${thread.id}`, { method: "PATCH", body: { codeExecution: false } });
     const m = marker("xlsx-off");
     await script(m, [{ kind: "text", text: "I cannot read it." }]);
     await api(`/api/threads/${thread.id}/messages`, { body: { content: m } });
-    await ws.waitForRunEnd(2);
+    await ws.waitForRunEnd(3);
     const [off] = await upstreamRequests(m);
     expect(uploadsOf(off.body)).toEqual([]);
-    expect(textsOf(off.body).some((t: string) => t.includes(name) && t.includes("only code can read it"))).toBe(true);
+    expect(textsOf(off.body).some((t: string) => t.includes(bigName) && t.includes("only code can read it"))).toBe(true);
     ws.close();
   });
 
-  it("bytes that are not a workbook or JSON are refused (415), and JSON is taken", async () => {
+  it("bytes that are not a workbook or JSON are refused (415, or 422 for a ZIP without a workbook), and JSON is taken", async () => {
     const thread = await createThread();
     const bad = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments?name=a.xlsx`, { method: "POST", headers: { "content-type": XLSX }, body: "not a zip" });
     expect(bad.status).toBe(415);
+    // A ZIP, but no workbook in it: 422, and nothing kept.
+    const notBook = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments?name=b.xlsx`, { method: "POST", headers: { "content-type": XLSX }, body: zipParts({ "hello.txt": "hi" }) });
+    expect(notBook.status).toBe(422);
     const badJson = await SELF.fetch(`https://app.test/api/threads/${thread.id}/attachments?name=a.json`, { method: "POST", headers: { "content-type": "application/json" }, body: "{ nope" });
     expect(badJson.status).toBe(415);
     expect((await attach(thread.id, '{"a": [1, 2]}', "application/json", "a.json")).mediaType).toBe("application/json");

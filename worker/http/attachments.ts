@@ -10,6 +10,7 @@ import { askUser, callerOf, fromRoom, roomStub, type AppEnv } from "./app-env";
 import { ApiError } from "./errors";
 import { fileResponse } from "./file-response";
 import { matchesType } from "../lib/sniff";
+import { looksLike } from "../lib/extract";
 import { consoleLogger } from "../lib/logger";
 import { deleteUploads } from "../invoker/client";
 import { queryParams } from "./validate";
@@ -47,13 +48,14 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const who = callerOf(c);
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (!(ATTACHMENT_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError("unsupported_media_type", `Send an image (PNG, JPEG, GIF, WebP), a PDF, plain text, Markdown, CSV, JSON or an Excel workbook (XLSX)`);
+      throw unsupportedType();
     }
     const { name } = queryParams(c, query);
     fromRoom(await roomStub(c.env, who.threadId).get(who));
     const bytes = await readBytes(c, maxBytesFor(type));
     if (bytes.byteLength === 0) throw new ApiError("invalid_request", "The file is empty", { issues: [] });
     if (!matchesType(type as AttachmentType, bytes)) throw new ApiError("unsupported_media_type", `These bytes are not ${type}`);
+    if (!type.startsWith("image/") && !looksLike(type, bytes)) throw new ApiError("unprocessable", `This file could not be read as ${type}`);
 
     const id = newId("att");
     const r2Key = `${who.userId}/${who.threadId}/${id}`;
@@ -87,6 +89,10 @@ export const attachmentRoutes = new Hono<AppEnv>()
     if (!object) throw new ApiError("not_found", "The file's bytes are gone");
     return fileResponse(object.body, file, "inline");
   });
+
+/** A type POST attachments and POST project files do not take. */
+export const unsupportedType = () =>
+  new ApiError("unsupported_media_type", "Send an image (PNG, JPEG, GIF, WebP), a PDF, a Word document, a workbook or a deck (DOCX, XLSX, PPTX), HTML, plain text or code, Markdown, CSV or JSON");
 
 /** A deleted thread's files in R2 (their records go with the thread, in the user's object). */
 export async function deleteThreadFiles(c: Context<AppEnv>, ownerId: string, threadIds: string[]): Promise<void> {

@@ -17,10 +17,10 @@ export interface AttachmentRef {
 
 /** Data past this (JSON, CSV) is for code to read: whole, it would take more than about 50,000 tokens. */
 export const DATA_INLINE_BYTES = 200_000;
-const DATA = new Set(["application/json", "text/csv"]);
+const DATA = new Set(["application/json", "text/csv", XLSX_TYPE]);
 
-/** Whether only code reads the file: a workbook, or data too long to read whole. */
-export const codeOnly = (a: { mediaType: string; bytes: number }) => a.mediaType === XLSX_TYPE || (DATA.has(a.mediaType) && a.bytes > DATA_INLINE_BYTES);
+/** Whether only code reads the file: data too long to read whole (a workbook's text is extracted up to it). */
+export const codeOnly = (a: { mediaType: string; bytes: number }) => DATA.has(a.mediaType) && a.bytes > DATA_INLINE_BYTES;
 
 /** The block that stands for an attachment in a user turn (an image, a document with its name, or a file for code). */
 export function refBlock(a: AttachmentRef): ApiContent {

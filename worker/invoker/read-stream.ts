@@ -264,9 +264,10 @@ function serverToolResult(raw: Record<string, unknown>): StreamEvent | null {
   return null;
 }
 
+/** A citation as clients see it: a web page's URL, or a search result's source (a project's passage). */
 function citationOf(c: unknown): Citation {
-  const x = c as { url?: string; title?: string | null; cited_text?: string; document_title?: string | null };
-  return { url: x.url ?? "", title: x.title ?? x.document_title ?? null, citedText: x.cited_text ?? "" };
+  const x = c as { url?: string; source?: string; title?: string | null; cited_text?: string; document_title?: string | null };
+  return { url: x.url ?? x.source ?? "", title: x.title ?? x.document_title ?? null, citedText: x.cited_text ?? "" };
 }
 
 function toParams(blocks: Block[]): ApiContent[] {

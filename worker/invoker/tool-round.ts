@@ -24,8 +24,12 @@ export async function runTools(
   return results;
 }
 
-/** A result's text, with its images after it when it has any (an MCP tool's). */
+/**
+ * A result's text, with its images after it when it has any (an MCP tool's); a search's passages
+ * alone (project__search: the API takes a result of search results and nothing else).
+ */
 function resultContent(outcome: ToolRun): Anthropic.ToolResultBlockParam["content"] {
+  if (outcome.searchResults?.length) return outcome.searchResults;
   if (!outcome.images?.length) return outcome.content;
   return [
     { type: "text", text: outcome.content },

@@ -74,6 +74,8 @@ export type { ToolOutcome };
 /** What a tool answered the model: its text, and images where the tool gave some (an MCP tool). */
 export interface ToolRun extends ToolOutcome {
   images?: { mediaType: string; data: string }[];
+  /** Passages the tool found (project__search), sent as search_result blocks the answer can cite. */
+  searchResults?: Anthropic.SearchResultBlockParam[];
 }
 
 /**

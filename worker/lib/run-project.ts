@@ -6,6 +6,8 @@ export interface RunProject {
   id: string;
   name: string;
   instructions: string;
-  /** Text files with their text; images and PDFs with where their bytes are (sent as blocks). */
+  /** Each file with its extracted text while the project is small enough to send whole (else null), and where its bytes are. */
   files: { id: string; name: string; mediaType: string; bytes: number; text: string | null; r2Key: string }[];
+  /** The characters of text the project's files hold: past the run's budget, it retrieves passages instead. */
+  textChars: number;
 }

@@ -10,10 +10,14 @@ const IMAGE_SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   "image/gif": (b) => startsWith(b, ascii("GIF87a")) || startsWith(b, ascii("GIF89a")),
   "image/webp": (b) => startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8),
   "application/pdf": (b) => startsWith(b, ascii("%PDF-")),
-  // A workbook is a ZIP archive (its local file header).
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]),
+  // Office documents are ZIP archives (a local file header first).
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": (b) => isZip(b),
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": (b) => isZip(b),
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": (b) => isZip(b),
   "application/json": (b) => isJson(b),
 };
+
+const isZip = (b: Uint8Array) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]);
 
 /** Text is valid UTF-8 without NUL bytes (a binary file renamed .txt is not). */
 function isText(bytes: Uint8Array): boolean {

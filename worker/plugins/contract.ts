@@ -45,6 +45,11 @@ export interface RunInfo {
   message: Message;
   /** True when the model's view of the branch is held by the object (no history needs injecting). */
   resident: boolean;
+  /**
+   * True when the thread's project holds more text than its share of the model's window: the run
+   * retrieves passages (and offers project__search) instead of sending the project whole.
+   */
+  projectRetrieves?: boolean;
   /** Set when this run is an iteration of a delegated task. */
   taskId?: string;
   startedAt: number;

@@ -12,6 +12,7 @@ import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
 import { McpHub } from "./mcp";
+import { KnowledgeIndex } from "./knowledge";
 import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
 import { UserShares } from "./shares";
@@ -48,7 +49,8 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   // The quota holds every byte the user keeps in R2: projects' files and shares' copies with the attachments.
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes() + shares.bytes());
   const upstream = new UpstreamFiles(store.sql);
-  const projects: Projects = projectsIn(store, files, waitUntil, {
+  const knowledge = new KnowledgeIndex(store.sql);
+  const projects: Projects = projectsIn(store, files, waitUntil, knowledge, {
     directory,
     stored: () => stored,
     upstream,
@@ -94,6 +96,7 @@ function projectsIn(
   store: UserStore,
   files: R2Bucket,
   waitUntil: (p: Promise<unknown>) => void,
+  knowledge: KnowledgeIndex,
   wires: Pick<ProjectEffects, "invalidate" | "leave"> & { directory: Directory; stored: () => StoredFiles; upstream: UpstreamFiles },
 ) {
   return new Projects(store.sql, {
@@ -102,13 +105,13 @@ function projectsIn(
     storageUsed: () => wires.stored().used(),
     invalidate: wires.invalidate,
     leave: wires.leave,
-    deleteBytes: (keys) => {
-      // A project file's key ends with its id: its upload leaves the table (the route deletes it upstream).
-      wires.upstream.deleted(keys.map((k) => k.slice(k.lastIndexOf("/") + 1)));
-      waitUntil(keys.length ? files.delete(keys) : Promise.resolve());
+    filesGone: (gone) => {
+      // Their uploads leave the table (the route deletes them upstream).
+      wires.upstream.deleted(gone.map((f) => f.id));
+      waitUntil(gone.length ? files.delete(gone.map((f) => f.r2Key)) : Promise.resolve());
     },
     readText: async (key) => (await files.get(key))?.text() ?? null,
-  });
+  }, knowledge);
 }
 
 async function legacyRows(env: Env, store: UserStore, spend: Spend, userId: string): Promise<number> {

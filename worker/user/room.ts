@@ -15,7 +15,8 @@ import type { ListOptions } from "./directory";
 import type { StoredFile } from "./files";
 import type { McpCall } from "./mcp";
 import { userParts, type UserParts } from "./parts";
-import type { StoredProjectFile } from "./projects";
+import type { FileBounds, StoredProjectFile } from "./projects";
+import type { Passage } from "./knowledge";
 import { applyReport, type ReportEntry } from "./report";
 import type { ShareBounds } from "./shares";
 import { USAGE_DAYS_FLUSH_MS, type LedgerRun, type UsageQuery } from "./spend";
@@ -153,7 +154,7 @@ export class UserRoom extends DurableObject<Env> {
 
   /** The Files API ids of those of the user's files a run already put in the code's container. */
   upstreamFiles(fileIds: string[]) {
-    return this.parts.upstream.of(fileIds.slice(0, 200));
+    return this.parts.upstream.of(fileIds.slice(0, 1_000));
   }
 
   rememberUpstream(fileId: string, upstreamId: string) {
@@ -231,9 +232,9 @@ export class UserRoom extends DurableObject<Env> {
     return this.parts.projects.delete(id) ? uploads : null;
   }
 
-  /** null: no such project; false: past the storage quota (nothing kept). */
-  addProjectFile(file: StoredProjectFile, quota: number) {
-    return this.parts.projects.addFile(file, quota);
+  /** null: no such project; else "kept", or the bound it would pass ("quota", "files"; nothing kept). */
+  addProjectFile(file: StoredProjectFile, bounds: FileBounds) {
+    return this.parts.projects.addFile(file, bounds);
   }
 
   projectFiles(id: string) {
@@ -244,6 +245,29 @@ export class UserRoom extends DurableObject<Env> {
   deleteProjectFile(id: string, fileId: string): string[] | null {
     const uploads = Object.values(this.parts.upstream.of([fileId]));
     return this.parts.projects.deleteFile(id, fileId) ? uploads : null;
+  }
+
+  /** A project file with its knowledge, and where its bytes are (the route extracts its text). */
+  projectFile(id: string, fileId: string) {
+    return this.parts.projects.file(id, fileId);
+  }
+
+  reprocessProjectFile(id: string, fileId: string) {
+    return this.parts.projects.reprocess(id, fileId);
+  }
+
+  /** The sections the route extracted from a project file: cut into passages and indexed. */
+  indexProjectFile(id: string, fileId: string, sections: Passage[], pages: number | null) {
+    return this.parts.projects.indexed(id, fileId, sections, pages);
+  }
+
+  projectFileFailed(id: string, fileId: string, error: string) {
+    return this.parts.projects.failed(id, fileId, error);
+  }
+
+  /** What retrieval gives for `question` in the project; null: no such project. */
+  searchProject(id: string, question: string, limit: number) {
+    return this.parts.projects.search(id, question, limit);
   }
 
   /** The project as a thread's step 0 reads it. */

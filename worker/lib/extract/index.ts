@@ -3,6 +3,7 @@
 // which the owner's object cuts into passages and indexes. Pure functions: no storage, no bindings.
 // Each format is read in its own module; every one works within a budget of characters, inflated bytes
 // and time, and refuses a document it cannot read with an UnprocessableError whose message says why.
+import { DOCX_TYPE, PPTX_TYPE, XLSX_TYPE } from "../../../protocol";
 import { Budget, DEFAULT_DEADLINE_MS, DEFAULT_MAX_CHARS, DEFAULT_MAX_INFLATED_BYTES, UnprocessableError } from "./budget";
 import { extractDocx } from "./docx";
 import { extractHtml } from "./html";
@@ -16,23 +17,8 @@ import { isZip, readZip } from "./zip";
 export type { Extracted, Location, Section } from "./types";
 export { UnprocessableError, DEFAULT_MAX_CHARS, DEFAULT_DEADLINE_MS, DEFAULT_MAX_INFLATED_BYTES };
 
+export { DOCX_TYPE, KNOWLEDGE_TYPES, PPTX_TYPE, XLSX_TYPE } from "../../../protocol";
 export const PDF_TYPE = "application/pdf";
-export const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-export const PPTX_TYPE = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
-
-/** The media types whose text is extracted. Source code comes as text/plain. */
-export const KNOWLEDGE_TYPES: readonly string[] = [
-  PDF_TYPE,
-  DOCX_TYPE,
-  XLSX_TYPE,
-  PPTX_TYPE,
-  "text/html",
-  "text/markdown",
-  "text/plain",
-  "text/csv",
-  "application/json",
-];
 
 export interface ExtractOptions {
   /** Characters of text a document may have (default 20,000,000); past them it is refused. */

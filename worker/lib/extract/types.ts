@@ -1,7 +1,9 @@
 // What an extraction gives: the document's text as sections, each at a place a citation can name.
 
+import type { PassageLocation } from "../../../protocol";
+
 /** Where a section stands: a PDF's page, a sheet's row (CSV's sheet is ""), a deck's slide, or the heading it is under ("" before the first). */
-export type Location = { page: number } | { sheet: string; row: number } | { slide: number } | { heading: string };
+export type Location = PassageLocation;
 
 /** Text as plain text, Markdown-ish: headings as `# …`, table rows as `a | b | c`, paragraphs apart by a blank line. */
 export interface Section {

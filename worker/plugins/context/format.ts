@@ -58,20 +58,36 @@ export function formatContextSection(files: ContextFile[], maxBytes: number): st
   return ["# Context", ...files.map((f) => `## ${f.path}\n\n${truncateBytes(f.content, maxBytes)}`)].join("\n\n");
 }
 
-/** A project's part of the system prompt: its instructions, its text files (cut as context files are), the others by name. */
-export function formatProjectSection(project: RunProject | null, maxBytes: number): string {
+/** Whole, a PDF goes as itself (a document block at the start of the conversation), not as its text. */
+const sentWhole = (f: RunProject["files"][number]) => f.mediaType.startsWith("image/") || f.mediaType === "application/pdf";
+
+/**
+ * A project's part of the system prompt: its instructions, then its documents' text (cut as context
+ * files are), its images and PDFs by name; or, for a project too large to send whole (`retrieves`),
+ * its documents by name and how to search them.
+ */
+export function formatProjectSection(project: RunProject | null, maxBytes: number, retrieves = false): string {
   if (!project) return "";
   const parts = [`# Project: ${project.name}`];
   if (project.instructions.trim()) parts.push(project.instructions.trim());
-  for (const f of project.files) if (f.text !== null) parts.push(`## ${f.name}\n\n${truncateBytes(f.text, maxBytes)}`);
-  const others = project.files.filter((f) => f.text === null).map((f) => `${f.name} (${f.mediaType})`);
+  if (retrieves) {
+    const names = project.files.filter((f) => !f.mediaType.startsWith("image/")).map((f) => f.name);
+    parts.push(
+      `The project's documents (${names.length}: ${names.join(", ")}) are too long to read whole here. Passages that match the user's message come with it as search results; use the project__search tool to look further, and cite the passages you use.`,
+    );
+    const images = project.files.filter((f) => f.mediaType.startsWith("image/")).map((f) => f.name);
+    if (images.length) parts.push(`The project's images come at the start of the conversation: ${images.join(", ")}`);
+    return parts.join("\n\n");
+  }
+  for (const f of project.files) if (f.text !== null && !sentWhole(f)) parts.push(`## ${f.name}\n\n${truncateBytes(f.text, maxBytes)}`);
+  const others = project.files.filter((f) => sentWhole(f) || f.text === null).map((f) => `${f.name} (${f.mediaType})`);
   if (others.length) parts.push(`The project's images and documents come at the start of the conversation: ${others.join(", ")}`);
   return parts.join("\n\n");
 }
 
-/** A project's text files as the context budget counts them. */
-export const projectTexts = (project: RunProject | null): ContextFile[] =>
-  (project?.files ?? []).flatMap((f) => (f.text !== null ? [{ path: `project/${f.name}`, content: f.text }] : []));
+/** A project's texts as the context budget counts them (none when the run retrieves instead). */
+export const projectTexts = (project: RunProject | null, retrieves = false): ContextFile[] =>
+  retrieves ? [] : (project?.files ?? []).flatMap((f) => (f.text !== null && !sentWhole(f) ? [{ path: `project/${f.name}`, content: f.text }] : []));
 
 export function formatHistorySection(rows: Pick<Message, "role" | "content">[]): string {
   if (rows.length === 0) return "";

@@ -1,5 +1,6 @@
 // What the model is given besides the message: the owner's context files and the thread's project
-// (its instructions and text files, after them: both in `system`, cached) and,
+// (its instructions and documents' text, after them: both in `system`, cached; a project too large
+// for that is named, and its passages are retrieved: thread/run/project-knowledge.ts) and,
 // when the object holds no model view of the branch (a thread that came from D1 with text only),
 // the branch's recent history (in the prompt). The files count against the model's window: past
 // `maxShare` of it, the largest are cut, each with a note that says so.
@@ -27,16 +28,16 @@ export const contextPlugin: PluginDefinition<Settings> = {
     // The formatted section, kept while the files (the object's cached copy) and its limits stay.
     let cache: { files: unknown; project: unknown; key: string; section: string } | null = null;
 
-    function contextSection(contextWindow: number): string {
+    function contextSection(contextWindow: number, retrieves: boolean): string {
       const files = ctx.thread.contextFiles();
       const project = ctx.thread.project();
       const { maxFileBytes, maxShare } = ctx.settings;
-      const key = `${maxFileBytes}|${maxShare}|${contextWindow}`;
+      const key = `${maxFileBytes}|${maxShare}|${contextWindow}|${retrieves}`;
       if (cache?.files !== files || cache.project !== project || cache.key !== key) {
         const selected = selectContextFiles(files);
         // The project's text files share the budget with the context files.
-        const { cap } = cutToFit([...selected, ...projectTexts(project)], maxFileBytes, contextBudgetBytes(contextWindow, maxShare));
-        const section = [formatContextSection(selected, cap), formatProjectSection(project, cap)].filter(Boolean).join(SECTION_SEPARATOR);
+        const { cap } = cutToFit([...selected, ...projectTexts(project, retrieves)], maxFileBytes, contextBudgetBytes(contextWindow, maxShare));
+        const section = [formatContextSection(selected, cap), formatProjectSection(project, cap, retrieves)].filter(Boolean).join(SECTION_SEPARATOR);
         cache = { files, project, key, section };
       }
       return cache.section;
@@ -44,7 +45,7 @@ export const contextPlugin: PluginDefinition<Settings> = {
 
     return {
       onBeforeInvoke(prompt, run) {
-        const system = [prompt.system, contextSection(run.contextWindow)].filter(Boolean).join(SECTION_SEPARATOR);
+        const system = [prompt.system, contextSection(run.contextWindow, run.projectRetrieves === true)].filter(Boolean).join(SECTION_SEPARATOR);
         if (run.resident || ctx.settings.historyLimit === 0) return { ...prompt, system };
         const history = formatHistorySection(ctx.thread.history(run.messageId, ctx.settings.historyLimit));
         return { system, prompt: [history, prompt.prompt].filter(Boolean).join(SECTION_SEPARATOR) };

@@ -32,7 +32,8 @@ export function parseTooLong(message: string): { tokens: number; max: number } |
 
 /** Estimated tokens of what every request of a run carries besides the history. */
 export function fixedTokens(system: string, prompt: string, attachments: ApiContent[], tools: ModelTool[]): number {
-  const files = attachments.reduce((n, b) => n + (refOf(b) ? refTokens(refOf(b)!) : 0), 0);
+  // A reference costs its file's tokens; any other block (a retrieved passage) its text's.
+  const files = attachments.reduce((n, b) => n + (refOf(b) ? refTokens(refOf(b)!) : Math.ceil(JSON.stringify(b).length / 4)), 0);
   return Math.ceil((system.length + prompt.length + JSON.stringify(tools).length) / 4) + files + 16;
 }
 

@@ -61,7 +61,7 @@ export class RunEnding {
     rec.step({ step: "onAfterInvoke", detail: `${tokens} tokens, ${result.durationMs}ms`, usage: result.usage });
     // Step 4b and the innate writes: the answer, the turns, the thread; the run leaves the queue.
     const { durationMs, stopReason } = result;
-    const metadata = { runId: run.runId, usage: result.usage, durationMs, stopReason, ...rec.web(), ...rec.code(), ...this.taskMark() };
+    const metadata = { runId: run.runId, usage: result.usage, durationMs, stopReason, ...rec.web(), ...rec.code(), ...rec.documents(), ...this.taskMark() };
     const end = completedEnd([], [], Date.now() - run.startedAt);
     const stored = this.settle(run, { output: result.output, turns: result.turns, usage: result.usage, metadata, end });
     // Steps 6 and 7: commands in the answer, each to the first plugin that takes it.
@@ -89,7 +89,7 @@ export class RunEnding {
     const durationMs = Date.now() - run.startedAt;
     const marker = error.code === "aborted" ? { aborted: true } : { error: error.code };
     const end = failedEnd(error);
-    const metadata = { runId: run.runId, usage: got.usage, durationMs, ...marker, ...rec.web(), ...rec.code(), ...this.taskMark() };
+    const metadata = { runId: run.runId, usage: got.usage, durationMs, ...marker, ...rec.web(), ...rec.code(), ...rec.documents(), ...this.taskMark() };
     const stored = this.settle(run, { output: got.output, turns: got.turns, usage: got.usage, metadata, end });
     const { status, code, message, retryable } = end;
     const outcome = rec.outcome({

@@ -10,7 +10,8 @@ import type { ApiContent, ApiMessage } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
 import type { CodeFiles, ContainerFile } from "./container-uploads";
-import { formatBytes } from "../../../protocol";
+import { formatBytes, OFFICE_TYPES, placeOf, XLSX_TYPE } from "../../../protocol";
+import { extract } from "../../lib/extract";
 import { base64 } from "../../lib/base64";
 
 const CACHE_BYTES = 32 * 1024 * 1024;
@@ -51,7 +52,7 @@ export class FileBlocks {
       ? { type: "image", source: { type: "base64", media_type: file.mediaType as "image/png", data: base64(bytes) } }
       : file.mediaType === "application/pdf"
         ? { type: "document", source: { type: "base64", media_type: "application/pdf", data: base64(bytes) }, title: file.name }
-        : { type: "document", source: { type: "text", media_type: "text/plain", data: new TextDecoder().decode(bytes) }, title: file.name };
+        : await textDocument(file, bytes);
     this.remember(file.id, block, bytes.byteLength);
     return block;
   }
@@ -80,3 +81,23 @@ const noCode = (file: ContainerFile): ApiContent => ({
   type: "text",
   text: `[${file.name} (${formatBytes(file.bytes)}) was left out: only code can read it, and code execution is off here.]`,
 });
+
+/**
+ * A document the model reads as text: its bytes where they are text, its extracted text where they
+ * are not (a Word document, a workbook, a deck, a page), or a note when they cannot be read.
+ */
+async function textDocument(file: ContainerFile, bytes: Uint8Array): Promise<ApiContent> {
+  if (!EXTRACTED.has(file.mediaType)) return { type: "document", source: { type: "text", media_type: "text/plain", data: new TextDecoder().decode(bytes) }, title: file.name };
+  try {
+    const { sections } = await extract(file.mediaType, bytes, { maxChars: EXTRACTED_MAX_CHARS });
+    const text = sections.map((s) => ("heading" in s.location && s.location.heading ? `## ${s.location.heading}\n\n${s.text}` : `[${placeOf(s.location)}]\n${s.text}`)).join("\n\n");
+    return { type: "document", source: { type: "text", media_type: "text/plain", data: text || "(no text)" }, title: file.name };
+  } catch (err) {
+    return { type: "text", text: `[${file.name} could not be read: ${err instanceof Error ? err.message : String(err)}]` };
+  }
+}
+
+/** Attachments whose text is extracted before the model reads them. */
+const EXTRACTED = new Set<string>([...OFFICE_TYPES, XLSX_TYPE]);
+/** About 500,000 tokens: past the largest window, so a longer one is cut by the window's fit anyway. */
+const EXTRACTED_MAX_CHARS = 2_000_000;

@@ -18,18 +18,21 @@ import type { MessageRecord } from "../store/messages";
 import { messagesTokens, reserveRequest } from "./spend-reservation";
 import { CodeOutputs } from "./code-output";
 import { isCodeTool } from "../../../protocol";
+import { PROJECT_SEARCH_TOOL, projectSearchTool, retrieve, searchTool } from "./project-knowledge";
 
 const RETRIES = 3;
 /** Compaction is asked for once the prompt passes this share of the window. */
 const COMPACT_AT = 0.8;
 
 /**
- * The thread's project's images and PDFs, as references (its text files are in the system prompt), and
- * where the run runs code, its other files for the code's container.
+ * The thread's project's images and PDFs, as references (its documents' text is in the system prompt),
+ * and where the run runs code, its other files for the code's container. A project the run retrieves
+ * from sends no PDF whole: its passages come instead.
  */
-function projectBlocks(deps: RunParts, code: boolean): ApiContent[] {
+function projectBlocks(deps: RunParts, code: boolean, retrieves: boolean): ApiContent[] {
   const files = deps.stepZero.current?.project?.files ?? [];
-  return files.flatMap((f) => (f.mediaType.startsWith("image/") || f.mediaType === "application/pdf" ? [refBlock(f)] : code || codeOnly(f) ? [codeRefBlock(f)] : []));
+  const whole = (f: { mediaType: string }) => f.mediaType.startsWith("image/") || (f.mediaType === "application/pdf" && !retrieves);
+  return files.flatMap((f) => (whole(f) ? [refBlock(f)] : code || codeOnly(f) ? [codeRefBlock(f)] : []));
 }
 
 /**
@@ -72,11 +75,18 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
   const { invoker, config } = deps;
   const model = await invoker.modelInfo(run.model);
   const maxTokens = Math.min(config.maxOutputTokens, model.maxOutputTokens);
-  const attachments = message.attachments?.map(refBlock) ?? [];
+  const retrieves = run.projectRetrieves === true;
+  // A project too large to send whole: the passages that best match the message go with it.
+  const passages = retrieves && !opts.resume ? await retrieve(deps, run, run.content) : [];
+  const attachments = [...passages, ...(message.attachments?.map(refBlock) ?? [])];
   const offered = offeredTools(deps.stepZero.current?.mcp ?? [], run.thread.mcpOff ?? []);
-  const tools = [...deps.plugins.tools({ model, thread: run.thread, codeExecution: config.codeExecution, offline: invoker.offline }), ...definitions(offered)];
+  const tools = [
+    ...deps.plugins.tools({ model, thread: run.thread, codeExecution: config.codeExecution, offline: invoker.offline }),
+    ...definitions(offered),
+    ...(retrieves ? [projectSearchTool] : []),
+  ];
   const code = runsCode(tools);
-  const project = projectBlocks(deps, code);
+  const project = projectBlocks(deps, code, retrieves);
   const container = code ? keptContainer(deps, message) : undefined;
   const codeFiles = code ? deps.uploads.forRun(run.ownerId, signal) : null;
   const outputs = new CodeOutputs(deps, run, signal, (out) => rec.codeOutput(out));
@@ -91,6 +101,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     tools,
     resume: opts.resume,
     runTool: (name, input, toolUseId, resumable) => {
+      if (name === PROJECT_SEARCH_TOOL && retrieves) return searchTool(deps, run, input);
       const mcp = offered.get(name);
       if (mcp) return callOffered(deps, run, mcp, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
       return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);

@@ -1,7 +1,21 @@
 // A run's own record of what happened, which the pipeline returns (the seed's return value): the
 // steps, the stream (deltas coalesced for sockets, merged into whole blocks for plugins), and the
 // plugins' stream and step hooks still running.
-import { applyCodeEvent, applyCodeOutput, applyWebEvent, NO_WEB, storedCodeRuns, type CodeOutput, type CodeRun, type CodeRunView, type PipelineStep, type StreamEvent, type WebActivity } from "../../../protocol";
+import {
+  applyCodeEvent,
+  applyCodeOutput,
+  applyWebEvent,
+  documentCitation,
+  NO_WEB,
+  storedCodeRuns,
+  type CodeOutput,
+  type CodeRun,
+  type CodeRunView,
+  type DocumentCitation,
+  type PipelineStep,
+  type StreamEvent,
+  type WebActivity,
+} from "../../../protocol";
 import type { RunInfo, RunOutcome, StepInfo } from "../../plugins/contract";
 import { DeltaCoalescer } from "../broadcaster";
 import type { RunParts } from "./parts";
@@ -89,6 +103,17 @@ export class RunRecorder {
     const web = this.streamEvents.reduce(applyWebEvent, NO_WEB);
     if (!web.calls.length && !web.citations.length) return {};
     return { web: { calls: web.calls.map(({ done: _, ...call }) => call), citations: web.citations } };
+  }
+
+  /** The project passages the answer cites, each once (metadata.citations: PROTOCOL.md, "Knowledge"). */
+  documents(): { citations?: DocumentCitation[] } {
+    const seen = new Set<string>();
+    const cited = this.streamEvents.flatMap((e) => (e.type === "citations" ? e.citations : [])).flatMap((c) => documentCitation(c) ?? []);
+    const once = cited.filter((c) => {
+      const key = `${c.fileId}|${JSON.stringify(c.location)}|${c.citedText}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+    return once.length ? { citations: once } : {};
   }
 
   /** The run's code runs, kept in the answer's metadata so a reloaded thread shows their cards. */

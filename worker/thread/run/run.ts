@@ -18,6 +18,7 @@ import { callModel } from "./model-call";
 import type { RunParts } from "./parts";
 import { RunRecorder } from "./recorder";
 import { partialTurns } from "./records";
+import { projectRetrieves } from "./project-knowledge";
 import { reserveRequest } from "./spend-reservation";
 
 /** What the system prompt, the tools and the context files may add to a run's input, at most. */
@@ -161,6 +162,7 @@ export class Run {
     // (A resumed run reserved as it began; its next request, a tool round's, reserves its own.)
     if (reserve) this.reserved = this.reserve(run);
     await stepZero.ready(thread.ownerId);
+    if (projectRetrieves(stepZero.current?.project, run.contextWindow, config.projectWholeShare)) run.projectRetrieves = true;
     return run;
   }
 

@@ -16,8 +16,8 @@ CREATE TABLE IF NOT EXISTS project_files (
 type ProjectRow = { id: string; name: string; instructions: string; created_at: number; updated_at: number };
 type FileRow = { id: string; project_id: string; name: string; media_type: string; bytes: number; r2_key: string; created_at: number };
 
-/** A project's file with where its bytes are (for the thread's step 0 and the file's deletion). */
-export type StoredProjectFile = ProjectFile & { r2Key: string };
+/** A project's file with where its bytes are (for the thread's step 0 and the file's deletion); its knowledge is the index's. */
+export type StoredProjectFile = Omit<ProjectFile, "status" | "error" | "pages" | "passages"> & { r2Key: string };
 
 const project = (r: ProjectRow): Project => ({ id: r.id, name: r.name, instructions: r.instructions, createdAt: r.created_at, updatedAt: r.updated_at });
 const file = (r: FileRow): StoredProjectFile => ({
@@ -29,6 +29,15 @@ const file = (r: FileRow): StoredProjectFile => ({
   createdAt: r.created_at,
   r2Key: r.r2_key,
 });
+
+/** The bounds a new file must keep: the user's storage quota, and the files a project holds. */
+export interface FileBounds {
+  quotaBytes: number;
+  maxFiles: number;
+}
+
+/** Why a file was not kept: past the storage quota, or the project's files. */
+export type FileRefusal = "quota" | "files";
 
 export class ProjectTables {
   constructor(private readonly sql: SqlStorage) {
@@ -59,13 +68,13 @@ export class ProjectTables {
     return { ...old, name, instructions, updatedAt: now };
   }
 
-  /** Removes the project and its files' records; the files' R2 keys (to delete), or null if there was none. */
-  remove(id: string): string[] | null {
+  /** Removes the project and its files' records; the files (to delete their bytes and index), or null if there was none. */
+  remove(id: string): StoredProjectFile[] | null {
     if (!this.get(id)) return null;
-    const keys = this.files(id).map((f) => f.r2Key);
+    const files = this.files(id);
     this.sql.exec("DELETE FROM project_files WHERE project_id = ?", id);
     this.sql.exec("DELETE FROM projects WHERE id = ?", id);
-    return keys;
+    return files;
   }
 
   files(projectId: string): StoredProjectFile[] {
@@ -73,16 +82,22 @@ export class ProjectTables {
   }
 
   /** Keeps a file's record if all the user's files (attachments included, `usedBytes`) stay within `quota`. */
-  addFile(f: StoredProjectFile, usedBytes: number, quota: number): boolean {
-    if (usedBytes + f.bytes > quota) return false;
+  addFile(f: StoredProjectFile, usedBytes: number, bounds: FileBounds): FileRefusal | null {
+    if (usedBytes + f.bytes > bounds.quotaBytes) return "quota";
+    if (this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM project_files WHERE project_id = ?", f.projectId).one().n >= bounds.maxFiles) return "files";
     this.sql.exec("INSERT INTO project_files VALUES (?, ?, ?, ?, ?, ?, ?)", f.id, f.projectId, f.name, f.mediaType, f.bytes, f.r2Key, f.createdAt);
-    return true;
+    return null;
   }
 
-  /** Removes a file's record; its R2 key, or null if the project has no such file. */
-  removeFile(projectId: string, fileId: string): string | null {
+  /** Removes a file's record; the file, or null if the project has no such file. */
+  removeFile(projectId: string, fileId: string): StoredProjectFile | null {
     const [r] = this.sql.exec<FileRow>("DELETE FROM project_files WHERE id = ? AND project_id = ? RETURNING *", fileId, projectId).toArray();
-    return r ? r.r2_key : null;
+    return r ? file(r) : null;
+  }
+
+  file(projectId: string, fileId: string): StoredProjectFile | null {
+    const [r] = this.sql.exec<FileRow>("SELECT * FROM project_files WHERE id = ? AND project_id = ?", fileId, projectId).toArray();
+    return r ? file(r) : null;
   }
 
   bytes(): number {
