@@ -63,6 +63,10 @@ export const attachmentUrl = (threadId: string, attachmentId: string) =>
 /** A file the thread's code wrote (GET /api/threads/:id/files/:fileId). */
 export const producedFileUrl = (threadId: string, fileId: string) => routeUrl("GET /api/threads/:id/files/:fileId", { params: { id: threadId, fileId } });
 
+/** A project's file (GET /api/projects/:projectId/files/:fileId), as a citation opens it. */
+export const projectFileUrl = (projectId: string, fileId: string) =>
+  routeUrl("GET /api/projects/:projectId/files/:fileId", { params: { projectId, fileId } });
+
 export interface FetchedFile {
   blob: Blob;
   /** From Content-Disposition, when the server names the file. */
@@ -123,6 +127,55 @@ export function openFileInTab(load: () => Promise<Blob>, fileName: string): Prom
         saveBlob(blob, fileName);
       }
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    },
+    (err: unknown) => {
+      tab?.close();
+      throw err;
+    },
+  );
+}
+
+/** Whether a blob's type is PDF's (parameters and case aside). */
+export const isPdfType = (type: string): boolean => type.split(";")[0].trim().toLowerCase() === "application/pdf";
+
+export interface OpenOrSaveOptions {
+  /** The PDF page to open at (`#page=N`, which the browser's viewer reads). */
+  page?: number;
+  /**
+   * Whether the file is expected to be a PDF: a tab is then opened at once, within the click (a tab
+   * opened after an await is a blocked pop-up), and closed again should the file not be one.
+   */
+  expectPdf?: boolean;
+}
+
+/**
+ * A file as a citation opens it: a PDF in a new tab at its page, any other type (DOCX, XLSX, PPTX,
+ * HTML, text) saved as a download named `fileName`, as the code card's download is. Which it is, the
+ * bytes' type says once they arrive. A PDF with no tab (not expected, or the tab was blocked) gets one
+ * then if the browser allows, else is saved. Rejects with the load's error (the tab closed again).
+ */
+export function openOrSave(load: () => Promise<Blob>, fileName: string, options: OpenOrSaveOptions = {}): Promise<"opened" | "saved"> {
+  // Before the first await: still within the click.
+  const tab = options.expectPdf ? window.open("", "_blank") : null;
+  return load().then(
+    (blob) => {
+      if (!isPdfType(blob.type)) {
+        tab?.close();
+        saveBlob(blob, fileName);
+        return "saved";
+      }
+      const objectUrl = URL.createObjectURL(blob);
+      const href = options.page ? `${objectUrl}#page=${options.page}` : objectUrl;
+      const shown = tab ?? window.open(href, "_blank");
+      if (!shown) {
+        URL.revokeObjectURL(objectUrl);
+        saveBlob(blob, fileName);
+        return "saved";
+      }
+      shown.opener = null;
+      if (tab) tab.location.href = href;
+      setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+      return "opened";
     },
     (err: unknown) => {
       tab?.close();

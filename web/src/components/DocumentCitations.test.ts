@@ -25,9 +25,9 @@ const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").
 const chipLabels = (html: string) => [...html.matchAll(/class="citation-chip-label">([^<]*)</g)].map((m) => decode(m[1]));
 
 const cited: DocumentCitation[] = [
-  { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12% in Q3." },
-  { fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA | 4.1M" },
-  { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Costs fell." },
+  { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12% in Q3." },
+  { projectId: "prj_1", fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA | 4.1M" },
+  { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Costs fell." },
 ];
 
 describe("citation chips", () => {
@@ -51,7 +51,7 @@ describe("citation chips", () => {
     let run = newRun("run_1", "msg_u1", 0);
     run = applyStream(run, { ...ref, type: "text", delta: "See slide 3." }, "k1");
     const location = { slide: 3 };
-    run = applyStream(run, { ...ref, type: "citations", at: 12, citations: [{ url: passageSource("pfl_3", location), title: passageTitle("deck.pptx", location), citedText: "Roadmap 2026" }] }, "k2");
+    run = applyStream(run, { ...ref, type: "citations", at: 12, citations: [{ url: passageSource("prj_1", "pfl_3", location), title: passageTitle("deck.pptx", location), citedText: "Roadmap 2026" }] }, "k2");
     const html = render(createElement(RunGroup, { run, final: null, retryContent: null, onRetry: () => {} }));
     expect(html).toContain('data-testid="streaming-message"');
     expect(chipLabels(html)).toEqual(["deck.pptx · slide 3"]);
@@ -60,7 +60,7 @@ describe("citation chips", () => {
 
   it("keeps the live chips on the stored answer when it came without metadata.citations", () => {
     let run = newRun("run_1", "msg_u1", 0);
-    run = applyStream(run, { ...ref, type: "citations", at: 0, citations: [{ url: passageSource("pfl_1", { page: 2 }), title: "a.pdf (page 2)", citedText: "x" }] }, "k1");
+    run = applyStream(run, { ...ref, type: "citations", at: 0, citations: [{ url: passageSource("prj_1", "pfl_1", { page: 2 }), title: "a.pdf (page 2)", citedText: "x" }] }, "k1");
     run = { ...run, status: "complete" };
     const final = message({ id: "msg_a", role: "assistant", content: "Done", metadata: { runId: "run_1" } });
     const html = render(createElement(RunGroup, { run, final, retryContent: null, onRetry: () => {} }));
@@ -81,9 +81,28 @@ describe("the citation panel", () => {
   it("names a spreadsheet's sheet and row, and a deck's slide", () => {
     const [, sheet] = citationChips(cited);
     expect(render(createElement(CitationPanel, { chip: sheet, onClose: () => {} }))).toMatch(/data-testid="citation-panel-place">Sheet Q3, row 12</);
-    const [slide] = citationChips([{ fileId: "pfl_3", name: "deck.pptx", location: { slide: 3 }, citedText: "" }]);
+    const [slide] = citationChips([{ projectId: "prj_1", fileId: "pfl_3", name: "deck.pptx", location: { slide: 3 }, citedText: "" }]);
     const html = render(createElement(CitationPanel, { chip: slide, onClose: () => {} }));
     expect(html).toMatch(/data-testid="citation-panel-place">Slide 3</);
     expect(html).toContain("without quoting it");
+  });
+
+  it("keeps the cited text, and offers to open the file: at its page for a PDF, else by its name", () => {
+    const [pdf, sheet] = citationChips(cited);
+    const html = render(createElement(CitationPanel, { chip: pdf, onClose: () => {} }));
+    expect(html).toMatch(/<button[^>]*data-testid="citation-open"[^>]*>Open report\.pdf at page 37<\/button>/);
+    // After the cited text, which stays as it was.
+    expect(html.indexOf('data-testid="citation-open"')).toBeGreaterThan(html.lastIndexOf("citation-panel-text"));
+    expect(html).not.toContain("citation-open-error");
+    expect(render(createElement(CitationPanel, { chip: sheet, onClose: () => {} }))).toMatch(/data-testid="citation-open"[^>]*>Open sales\.xlsx</);
+    const [doc] = citationChips([{ projectId: "prj_1", fileId: "pfl_4", name: "handbook.docx", location: { heading: "Leave" }, citedText: "x" }]);
+    expect(render(createElement(CitationPanel, { chip: doc, onClose: () => {} }))).toMatch(/data-testid="citation-open"[^>]*>Open handbook\.docx</);
+  });
+
+  it("offers no button for an answer stored before citations named their project", () => {
+    const [chip] = citationChips([{ projectId: "", fileId: "pfl_1", name: "report.pdf", location: { page: 2 }, citedText: "x" }]);
+    const html = render(createElement(CitationPanel, { chip, onClose: () => {} }));
+    expect(html).toContain('data-testid="citation-panel-text"');
+    expect(html).not.toContain('data-testid="citation-open"');
   });
 });

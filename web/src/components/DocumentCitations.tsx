@@ -1,6 +1,7 @@
 import type { DocumentCitation } from "@protocol";
 import { memo, useMemo, useRef, useState } from "react";
-import { citationChips, placeHeading, type CitationChip } from "../lib/projectKnowledge";
+import { fetchFile, openOrSave, projectFileUrl } from "../fileTransfer";
+import { citationChips, likelyPdf, openErrorText, openLabel, placeHeading, type CitationChip } from "../lib/projectKnowledge";
 import { ModalDialog } from "./ModalDialog";
 
 /**
@@ -40,8 +41,7 @@ export const DocumentCitations = memo(function DocumentCitations({ citations }: 
 
 /**
  * A cited passage over the page: its file, where in it (page, sheet and row, slide or section) and
- * the text the answer cites, highlighted. (The file's bytes have no route yet, so the file itself is
- * not opened; with one, a PDF would open at its page with #page=N.)
+ * the text the answer cites, highlighted; and a button that opens the file itself (OpenCitedFile).
  */
 export function CitationPanel({ chip, onClose }: { chip: CitationChip; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -68,6 +68,36 @@ export function CitationPanel({ chip, onClose }: { chip: CitationChip; onClose: 
       ) : (
         <p className="muted small">The answer cites this place without quoting it.</p>
       )}
+      {chip.projectId && <OpenCitedFile chip={chip} />}
     </ModalDialog>
+  );
+}
+
+/**
+ * The cited file itself, fetched with the app's credentials (GET /api/projects/:projectId/files/:fileId):
+ * a PDF opens in a new tab at the cited page, any other type is downloaded under its name. A 404 (the
+ * file was deleted, or the thread's project changed) says the file is no longer in the project.
+ */
+function OpenCitedFile({ chip }: { chip: CitationChip }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const open = () => {
+    setState({ busy: true, error: null });
+    const page = "page" in chip.location ? chip.location.page : undefined;
+    openOrSave(() => fetchFile(projectFileUrl(chip.projectId, chip.fileId)).then((f) => f.blob), chip.name, { page, expectPdf: likelyPdf(chip.name, chip.location) }).then(
+      () => setState({ busy: false, error: null }),
+      (err: unknown) => setState({ busy: false, error: openErrorText(err) }),
+    );
+  };
+  return (
+    <div className="citation-panel-actions">
+      <button type="button" className="button small" data-testid="citation-open" disabled={state.busy} aria-busy={state.busy} onClick={open}>
+        {openLabel(chip.name, chip.location)}
+      </button>
+      {state.error && (
+        <p className="error-text small" role="alert" data-testid="citation-open-error">
+          {state.error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { DOCX_TYPE, passageSource, passageTitle, PPTX_TYPE, XLSX_TYPE, type Citation, type DocumentCitation, type ProjectFile, type ServerFrame } from "@protocol";
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../api";
 import { frame } from "../testing/fixtures";
 import { chatReducer, initialChatState, type ChatAction } from "./chatState";
 import { applyStream, newRun } from "./liveRun";
@@ -9,7 +10,11 @@ import {
   citationChips,
   documentsFromMetadata,
   fileKind,
+  FILE_GONE,
   formatScore,
+  likelyPdf,
+  openErrorText,
+  openLabel,
   pagesUnit,
   passageIsLong,
   placeHeading,
@@ -32,7 +37,7 @@ const file = (over: Partial<ProjectFile> = {}): ProjectFile => ({
 
 /** A citation as the model streams it back: its source names the file and place (protocol's knowledge.ts). */
 const cite = (fileId: string, name: string, location: DocumentCitation["location"], citedText: string): Citation => ({
-  url: passageSource(fileId, location),
+  url: passageSource("prj_1", fileId, location),
   title: passageTitle(name, location),
   citedText,
 });
@@ -84,12 +89,12 @@ describe("search results", () => {
 
 describe("citation chips", () => {
   const stored: DocumentCitation[] = [
-    { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
-    { fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA 4.1M" },
-    { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Costs fell." },
-    { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
-    { fileId: "pfl_3", name: "deck.pptx", location: { slide: 3 }, citedText: "Roadmap" },
-    { fileId: "pfl_4", name: "notes.md", location: { heading: "Pricing" }, citedText: "" },
+    { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
+    { projectId: "prj_1", fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA 4.1M" },
+    { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Costs fell." },
+    { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
+    { projectId: "prj_1", fileId: "pfl_3", name: "deck.pptx", location: { slide: 3 }, citedText: "Roadmap" },
+    { projectId: "prj_1", fileId: "pfl_4", name: "notes.md", location: { heading: "Pricing" }, citedText: "" },
   ];
 
   it("makes one chip per file and place, in order of first citation, with each passage once", () => {
@@ -101,25 +106,29 @@ describe("citation chips", () => {
     expect(citationChips(null)).toEqual([]);
   });
 
-  it("reads a stored answer's metadata.citations, leaving out what is not shaped as one", () => {
+  it("keeps the project a chip's file was cited in", () => {
+    expect(citationChips([{ ...stored[0], projectId: "prj_2" }]).map((c) => [c.projectId, c.fileId])).toEqual([["prj_2", "pfl_1"]]);
+  });
+
+  it("reads a stored answer's metadata.citations, leaving out what is not shaped as one (one stored before they named their project has none)", () => {
     expect(documentsFromMetadata({})).toBeNull();
     expect(documentsFromMetadata({ citations: [] })).toBeNull();
     const odd = [
       ...stored.slice(0, 2),
-      { fileId: "pfl_9", name: "x.pdf", location: { page: "3" }, citedText: "no" },
+      { projectId: "prj_1", fileId: "pfl_9", name: "x.pdf", location: { page: "3" }, citedText: "no" },
       { name: "no id", location: { page: 1 }, citedText: "no" },
       "junk",
       { fileId: "pfl_5", name: "y.pdf", location: { page: 2 } },
     ];
-    expect(documentsFromMetadata({ citations: odd as never })).toEqual([...stored.slice(0, 2), { fileId: "pfl_5", name: "y.pdf", location: { page: 2 }, citedText: "" }]);
+    expect(documentsFromMetadata({ citations: odd as never })).toEqual([...stored.slice(0, 2), { projectId: "", fileId: "pfl_5", name: "y.pdf", location: { page: 2 }, citedText: "" }]);
   });
 
   it("takes the document citations of a live citations event and leaves the web's", () => {
     const web: Citation = { url: "https://example.com/a", title: "A", citedText: "web text" };
     const docs = applyDocumentCitations([], [web, cite("pfl_1", "report (final).pdf", { page: 37 }, "Revenue rose 12%."), cite("pfl_2", "sales.xlsx", { sheet: "Q3", row: 12 }, "EMEA 4.1M")]);
     expect(docs).toEqual([
-      { fileId: "pfl_1", name: "report (final).pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
-      { fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA 4.1M" },
+      { projectId: "prj_1", fileId: "pfl_1", name: "report (final).pdf", location: { page: 37 }, citedText: "Revenue rose 12%." },
+      { projectId: "prj_1", fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA 4.1M" },
     ]);
     const same = applyDocumentCitations(docs, [web]);
     expect(same).toBe(docs);
@@ -135,6 +144,31 @@ describe("citation chips", () => {
   });
 });
 
+describe("opening a cited file", () => {
+  it("labels the button with the page for a PDF's, else with the file's name alone", () => {
+    expect(openLabel("report.pdf", { page: 37 })).toBe("Open report.pdf at page 37");
+    expect(openLabel("sales.xlsx", { sheet: "Q3", row: 12 })).toBe("Open sales.xlsx");
+    expect(openLabel("deck.pptx", { slide: 3 })).toBe("Open deck.pptx");
+    expect(openLabel("handbook.docx", { heading: "Leave" })).toBe("Open handbook.docx");
+    expect(openLabel("notes.md", { heading: "" })).toBe("Open notes.md");
+  });
+
+  it("expects a PDF for a page or a .pdf name", () => {
+    expect(likelyPdf("report.pdf", { page: 37 })).toBe(true);
+    expect(likelyPdf("scan", { page: 1 })).toBe(true);
+    expect(likelyPdf("Report.PDF", { heading: "" })).toBe(true);
+    expect(likelyPdf("sales.xlsx", { sheet: "Q3", row: 12 })).toBe(false);
+    expect(likelyPdf("handbook.docx", { heading: "Leave" })).toBe(false);
+  });
+
+  it("says a file the server no longer has is no longer in the project, and any other failure as it is", () => {
+    expect(openErrorText(new ApiError(404, "not_found", "No such file in this project"))).toBe(FILE_GONE);
+    expect(FILE_GONE).toBe("This file is no longer in the project.");
+    expect(openErrorText(new ApiError(500, "internal", "Something broke"))).toBe("Something broke");
+    expect(openErrorText(new Error("offline"))).toBe("offline");
+  });
+});
+
 describe("a live run's document citations", () => {
   it("folds a citations event's documents into the run and its web citations into the web's", () => {
     let run = newRun("run_1", "msg_u1", 0);
@@ -144,7 +178,7 @@ describe("a live run's document citations", () => {
       { ...ref, type: "citations", at: 13, citations: [cite("pfl_1", "report.pdf", { page: 37 }, "Revenue rose 12%."), { url: "https://example.com", title: "Ex", citedText: "web" }] },
       "k2",
     );
-    expect(run.documents).toEqual([{ fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." }]);
+    expect(run.documents).toEqual([{ projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12%." }]);
     expect(run.web.citations.map((c) => c.url)).toEqual(["https://example.com"]);
     expect(citationChips(run.documents).map((c) => c.label)).toEqual(["report.pdf · page 37"]);
   });

@@ -17,6 +17,7 @@ import {
   type PassageLocation,
   type ProjectFile,
 } from "@protocol";
+import { ApiError, errorText } from "../api";
 import { isRecord } from "./untrusted";
 
 // ---------- Files ----------
@@ -127,7 +128,9 @@ export function documentsFromMetadata(meta: MessageMetadata): DocumentCitation[]
     if (!isRecord(c) || typeof c.fileId !== "string" || typeof c.name !== "string") continue;
     const location = locationOf(c.location);
     if (!location) continue;
-    out.push({ fileId: c.fileId, name: c.name, location, citedText: typeof c.citedText === "string" ? c.citedText : "" });
+    // An answer stored before citations named their project has none: its chip shows the passage, but cannot open the file.
+    const projectId = typeof c.projectId === "string" ? c.projectId : "";
+    out.push({ projectId, fileId: c.fileId, name: c.name, location, citedText: typeof c.citedText === "string" ? c.citedText : "" });
   }
   return out.length ? out : null;
 }
@@ -141,6 +144,8 @@ export function applyDocumentCitations(documents: readonly DocumentCitation[], c
 /** One chip under an answer: a file's place, with every passage the answer cites from it there. */
 export interface CitationChip {
   key: string;
+  /** The project the file was in when the answer cited it ("" for an answer stored before citations named it). */
+  projectId: string;
   fileId: string;
   name: string;
   location: PassageLocation;
@@ -157,7 +162,7 @@ export function citationChips(citations: readonly DocumentCitation[] | null | un
     const key = placeKey(c.fileId, c.location);
     let chip = byPlace.get(key);
     if (!chip) {
-      chip = { key, fileId: c.fileId, name: c.name || "document", location: c.location, label: `${c.name || "document"} · ${placeOf(c.location)}`, quotes: [] };
+      chip = { key, projectId: c.projectId, fileId: c.fileId, name: c.name || "document", location: c.location, label: `${c.name || "document"} · ${placeOf(c.location)}`, quotes: [] };
       byPlace.set(key, chip);
     }
     const quote = c.citedText.trim();
@@ -165,3 +170,17 @@ export function citationChips(citations: readonly DocumentCitation[] | null | un
   }
   return [...byPlace.values()];
 }
+
+// ---------- Opening the cited file ----------
+
+/** The panel's button: "Open report.pdf at page 37" for a PDF's page, else "Open <name>" (the file is downloaded). */
+export const openLabel = (name: string, location: PassageLocation): string => ("page" in location ? `Open ${name} at page ${location.page}` : `Open ${name}`);
+
+/** Whether the cited file is most likely a PDF (only a PDF's passages are at pages), so a tab is worth opening within the click. */
+export const likelyPdf = (name: string, location: PassageLocation): boolean => "page" in location || /\.pdf$/i.test(name);
+
+/** What the panel says when the file's bytes are not there: deleted, or the thread's project changed. */
+export const FILE_GONE = "This file is no longer in the project.";
+
+/** Why the cited file could not be opened: a 404 is FILE_GONE, anything else its own message. */
+export const openErrorText = (err: unknown): string => (err instanceof ApiError && err.status === 404 ? FILE_GONE : errorText(err));

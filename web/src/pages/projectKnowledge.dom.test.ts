@@ -1,9 +1,11 @@
 // A project's knowledge in Chromium (it needs a DOM), against a fake of the project's routes: the
 // file list polled while a file processes, "Process again" on a failed one, a document sent with its
 // type and refused with the reason next to it, the search box's passages; an answer's citation chip
-// opening the panel with the cited text highlighted. axe-core checks what the a11y suite would.
+// opening the panel with the cited text highlighted, and its button opening the file (a PDF in a tab at
+// its page, a workbook downloaded, a deleted file said to be gone). axe-core checks what the a11y suite would.
 import type { DocumentCitation, KnowledgeResult, Message, ProjectFile } from "@protocol";
 import { DOCX_TYPE } from "@protocol";
+import { readFile } from "node:fs/promises";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chromiumPageForSuite, hasChromium, type ChromiumPage } from "../testing/chromiumPage";
 import { message } from "../testing/fixtures";
@@ -12,6 +14,7 @@ interface Harness {
   setFiles(files: ProjectFile[]): void;
   setResults(results: KnowledgeResult[]): void;
   setUploadAnswer(status: number, body: unknown): void;
+  setBytes(fileId: string, file: { type: string; body: string; name: string }): void;
   requests(): string[];
   showProject(): void;
   showAnswer(message: Message): void;
@@ -141,8 +144,8 @@ describe.skipIf(!hasChromium)("project knowledge (in Chromium)", () => {
 
   it("opens a citation chip's passage: the file, the place and the cited text highlighted", async () => {
     const citations: DocumentCitation[] = [
-      { fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12% in Q3." },
-      { fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA | 4.1M" },
+      { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12% in Q3." },
+      { projectId: "prj_1", fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA | 4.1M" },
     ];
     await call("showAnswer", message({ id: "msg_a", role: "assistant", content: "Revenue rose 12%, led by EMEA.", metadata: { citations } }));
     const chips = byTestId("citation-chip");
@@ -154,9 +157,56 @@ describe.skipIf(!hasChromium)("project knowledge (in Chromium)", () => {
     expect(await panel.getByRole("heading").textContent()).toBe("sales.xlsx");
     expect(await panel.getByTestId("citation-panel-place").textContent()).toBe("Sheet Q3, row 12");
     expect(await panel.locator("mark").textContent()).toBe("EMEA | 4.1M");
+    expect(await panel.getByTestId("citation-open").textContent()).toBe("Open sales.xlsx");
     expect(await call("axeViolations")).toEqual([]);
     await chromium.page.keyboard.press("Escape");
     await panel.waitFor({ state: "detached" });
+    expect(warnings).toEqual([]);
+  });
+
+  it("opens the cited file: a PDF in a new tab at its page, a workbook downloaded under its name, a deleted one said to be gone", async () => {
+    const PDF = "%PDF-1.4\n% a report\n";
+    const SHEET = "PK\u0003\u0004 a workbook";
+    await call("setBytes", "pfl_1", { type: "application/pdf", body: PDF, name: "report.pdf" });
+    await call("setBytes", "pfl_2", { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body: SHEET, name: "sales.xlsx" });
+    const citations: DocumentCitation[] = [
+      { projectId: "prj_1", fileId: "pfl_1", name: "report.pdf", location: { page: 37 }, citedText: "Revenue rose 12% in Q3." },
+      { projectId: "prj_1", fileId: "pfl_2", name: "sales.xlsx", location: { sheet: "Q3", row: 12 }, citedText: "EMEA | 4.1M" },
+      { projectId: "prj_1", fileId: "pfl_gone", name: "old.docx", location: { heading: "Leave" }, citedText: "Ten days." },
+    ];
+    await call("showAnswer", message({ id: "msg_a", role: "assistant", content: "Revenue rose 12%.", metadata: { citations } }));
+    const chips = byTestId("citation-chip");
+    const panel = byTestId("citation-panel");
+    const open = panel.getByTestId("citation-open");
+
+    await chips.nth(0).click();
+    expect(await open.textContent()).toBe("Open report.pdf at page 37");
+    const [popup] = await Promise.all([chromium.page.waitForEvent("popup"), open.click()]);
+    await expect.poll(() => popup.url()).toMatch(/^blob:http:\/\/unit\.test\/[\w-]+#page=37$/);
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    expect(await call("requests")).toContain("GET /api/projects/prj_1/files/pfl_1");
+    await popup.close();
+    // The cited text stays as it was.
+    expect(await panel.locator("mark").textContent()).toBe("Revenue rose 12% in Q3.");
+    expect(await panel.getByTestId("citation-open-error").count()).toBe(0);
+    await chromium.page.keyboard.press("Escape");
+    await panel.waitFor({ state: "detached" });
+
+    await chips.nth(1).click();
+    expect(await open.textContent()).toBe("Open sales.xlsx");
+    const [download] = await Promise.all([chromium.page.waitForEvent("download"), open.click()]);
+    expect(download.suggestedFilename()).toBe("sales.xlsx");
+    expect(await readFile((await download.path())!, "utf8")).toBe(SHEET);
+    await chromium.page.keyboard.press("Escape");
+    await panel.waitFor({ state: "detached" });
+
+    await chips.nth(2).click();
+    expect(await open.textContent()).toBe("Open old.docx");
+    await open.click();
+    await expect.poll(() => panel.getByTestId("citation-open-error").textContent()).toBe("This file is no longer in the project.");
+    expect(await panel.locator("mark").textContent()).toBe("Ten days.");
+    expect(await open.isEnabled()).toBe(true);
+    expect(await call("axeViolations")).toEqual([]);
     expect(warnings).toEqual([]);
   });
 });

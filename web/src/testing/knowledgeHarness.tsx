@@ -1,6 +1,6 @@
 // A project's knowledge mounted in Chromium for its unit tests (projectKnowledge.dom.test.ts): the
 // project page's files and search, and an answer with its citation chips. `fetch` and XMLHttpRequest
-// (the upload's) are replaced by a fake of the project's routes, whose files and answers the test sets.
+// (the upload's) are replaced by a fake of the project's routes, whose files, bytes and answers the test sets.
 import "./processEnv";
 import type { KnowledgeResult, Message, ProjectFile } from "@protocol";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -15,6 +15,8 @@ const PROJECT = "/api/projects/prj_1";
 let files: ProjectFile[] = [];
 let results: KnowledgeResult[] = [];
 let uploadAnswer: { status: number; body: unknown } = { status: 201, body: {} };
+/** The files' bytes GET /api/projects/prj_1/files/:fileId serves (any other file: 404). */
+let bytes: Record<string, { type: string; body: string; name: string }> = {};
 const asked: string[] = [];
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -25,6 +27,12 @@ window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
   asked.push(`${method} ${url.pathname}${url.search}`);
   if (method === "GET" && url.pathname === `${PROJECT}/files`) return json({ files });
   if (method === "GET" && url.pathname === `${PROJECT}/search`) return json({ results });
+  const served = new RegExp(`^${PROJECT}/files/([^/]+)$`).exec(url.pathname);
+  if (method === "GET" && served) {
+    const file = bytes[served[1]];
+    if (!file) return json({ error: { code: "not_found", message: "No such file in this project" } }, 404);
+    return new Response(file.body, { headers: { "Content-Type": file.type, "Content-Disposition": `inline; filename="${file.name}"` } });
+  }
   const reprocess = new RegExp(`^${PROJECT}/files/([^/]+)/reprocess$`).exec(url.pathname);
   if (method === "POST" && reprocess) {
     const file = files.find((f) => f.id === reprocess[1]);
@@ -74,6 +82,8 @@ class FakeXhr {
 export const setFiles = (list: ProjectFile[]) => void (files = list);
 /** What search answers from now on. */
 export const setResults = (list: KnowledgeResult[]) => void (results = list);
+/** The bytes the file route serves for a file from now on. */
+export const setBytes = (fileId: string, file: { type: string; body: string; name: string }) => void (bytes = { ...bytes, [fileId]: file });
 /** What the next uploads are answered. */
 export const setUploadAnswer = (status: number, body: unknown) => void (uploadAnswer = { status, body });
 /** The requests made so far: "METHOD /path?query" (an upload's with its Content-Type after). */
@@ -116,6 +126,7 @@ export function reset(): void {
   root = null;
   files = [];
   results = [];
+  bytes = {};
   asked.length = 0;
   uploadAnswer = { status: 201, body: {} };
 }
