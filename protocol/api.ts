@@ -91,6 +91,7 @@ export interface Api {
   "GET /api/projects/:projectId/files": { response: { files: ProjectFile[] } };
   "GET /api/projects/:projectId/search": { query: { q: string; limit?: string }; response: { results: KnowledgeResult[] } };
   "POST /api/projects/:projectId/files/:fileId/reprocess": { response: { file: ProjectFile } };
+  "GET /api/projects/:projectId/files/:fileId": { response: Blob };
   "DELETE /api/projects/:projectId/files/:fileId": { response: null };
   /** `codeFiles`: the copy holds the files the branch's code wrote too (the owner's choice; default not). */
   "POST /api/threads/:id/shares": { body: { codeFiles?: boolean }; response: { share: Share } };

@@ -44,8 +44,9 @@ export interface KnowledgeResult {
   score: number;
 }
 
-/** A passage an answer cites (its metadata.citations). */
+/** A passage an answer cites (its metadata.citations); `projectId` (an addition) names where its file is. */
 export interface DocumentCitation {
+  projectId: string;
   fileId: string;
   name: string;
   location: PassageLocation;

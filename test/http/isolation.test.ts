@@ -199,6 +199,7 @@ const PROBES: Record<Route, Probe> = {
   "POST /api/projects/:projectId/files": notFound((i) => `/api/projects/${i.project}/files`, () => ({ body: "x", headers: { "content-type": "text/plain" } })),
   "GET /api/projects/:projectId/files": notFound((i) => `/api/projects/${i.project}/files`),
   "GET /api/projects/:projectId/search": notFound((i) => `/api/projects/${i.project}/search?q=notes`),
+  "GET /api/projects/:projectId/files/:fileId": notFound((i) => `/api/projects/${i.project}/files/${i.projectFile}`),
   "POST /api/projects/:projectId/files/:fileId/reprocess": notFound((i) => `/api/projects/${i.project}/files/${i.projectFile}/reprocess`, () => ({ method: "POST" })),
   "DELETE /api/projects/:projectId/files/:fileId": notFound((i) => `/api/projects/${i.project}/files/${i.projectFile}`, () => ({ method: "DELETE" })),
   "POST /api/threads/:id/shares": notFound((i) => `/api/threads/${i.thread}/shares`, () => ({ method: "POST" })),

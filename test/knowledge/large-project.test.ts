@@ -59,11 +59,11 @@ describe("retrieval in a large project", () => {
     await ws.waitForRunEnd(1, 30_000);
     const [request] = await upstreamRequests(m);
     const passages = request.body.messages[0].content.filter((b: any) => b.type === "search_result");
-    expect(passages[hit]).toMatchObject({ source: `knowledge:${pdf.id}?page=37`, title: "manual.pdf (page 37)" });
+    expect(passages[hit]).toMatchObject({ source: `knowledge:${project.id}/${pdf.id}?page=37`, title: "manual.pdf (page 37)" });
     expect(passages[hit].content[0].text).toContain("Lindqvist valve");
     const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
     const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
-    expect(answer.metadata.citations).toEqual([{ fileId: pdf.id, name: "manual.pdf", location: { page: 37 }, citedText: expect.stringContaining("Lindqvist") }]);
+    expect(answer.metadata.citations).toEqual([{ projectId: project.id, fileId: pdf.id, name: "manual.pdf", location: { page: 37 }, citedText: expect.stringContaining("Lindqvist") }]);
     ws.close();
   });
 });

@@ -39,6 +39,12 @@ describe("a project's knowledge", () => {
     expect(results.length).toBeLessThanOrEqual(3);
     expect(results[0].score).toBeGreaterThan(0);
     await expectError(await api(`/api/projects/${p.id}/search`), 400, "invalid_request");
+    // Its bytes, for a citation chip to open.
+    const bytes = await api(`/api/projects/${p.id}/files/${file.id}`);
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get("content-type")).toBe("text/markdown");
+    expect(await bytes.text()).toContain(FACT);
+    expect((await api(`/api/projects/${p.id}/files/pfl_nothere`)).status).toBe(404);
     await expectError(await api(`/api/projects/${p.id}/search?q=x&limit=21`), 400, "invalid_request");
   });
 
@@ -90,12 +96,12 @@ describe("a project's knowledge", () => {
     const results = request.body.messages[0].content.filter((b: any) => b.type === "search_result");
     expect(results.length).toBeGreaterThan(0);
     expect(results.length).toBeLessThanOrEqual(5);
-    expect(results[0]).toMatchObject({ source: `knowledge:${file.id}?heading=Part+17`, title: "facilities.md (Part 17)", citations: { enabled: true } });
+    expect(results[0]).toMatchObject({ source: `knowledge:${p.id}/${file.id}?heading=Part+17`, title: "facilities.md (Part 17)", citations: { enabled: true } });
     expect(results[0].content[0].text).toContain(FACT);
 
     const { messages } = await json(api(`/api/threads/${small.id}/messages`));
     const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
-    expect(answer.metadata.citations).toEqual([{ fileId: file.id, name: "facilities.md", location: { heading: "Part 17" }, citedText: expect.stringContaining(FACT) }]);
+    expect(answer.metadata.citations).toEqual([{ projectId: p.id, fileId: file.id, name: "facilities.md", location: { heading: "Part 17" }, citedText: expect.stringContaining(FACT) }]);
     // Document citations are not web citations.
     expect(answer.metadata.web).toBeUndefined();
     ws2.close();
@@ -119,7 +125,7 @@ describe("a project's knowledge", () => {
     expect(requests[0].body.messages[0].content.some((b: any) => b.type === "search_result")).toBe(false);
     const toolResult = requests[1].body.messages.at(-1).content.find((b: any) => b.type === "tool_result");
     expect(toolResult.content.every((b: any) => b.type === "search_result")).toBe(true);
-    expect(toolResult.content[0]).toMatchObject({ source: `knowledge:${file.id}?heading=Part+23` });
+    expect(toolResult.content[0]).toMatchObject({ source: `knowledge:${p.id}/${file.id}?heading=Part+23` });
     const { messages } = await json(api(`/api/threads/${thread.id}/messages`));
     const answer = messages.find((x: any) => x.role === "assistant" && x.kind === "text");
     expect(answer.metadata.citations[0]).toMatchObject({ fileId: file.id, location: { heading: "Part 23" } });

@@ -40,7 +40,9 @@ function codeSection(run: CodeRun): string {
   return lines.join("\n\n");
 }
 
-const fileLine = (f: ProducedFile) => `- ${f.name} (${f.mediaType}, ${formatBytes(f.bytes)}): \`/api/threads/${f.threadId}/files/${f.id}\``;
+/** Inline code in Markdown (a backtick each side). */
+const inlineCode = (s: string) => `\u0060${s}\u0060`;
+const fileLine = (f: ProducedFile) => `- ${f.name} (${f.mediaType}, ${formatBytes(f.bytes)}): ${inlineCode(`/api/threads/${f.threadId}/files/${f.id}`)}`;
 
 /** A heading, then each message of the current branch under its role (an answer with its code runs), then its artifacts and files. */
 export function toMarkdown(thread: Thread, messages: Message[], artifacts: Artifact[] = [], project: Project | null = null, now = new Date(), files: ProducedFile[] = []): string {

@@ -1,4 +1,5 @@
-// A project's files (PROTOCOL.md, "Projects" and "Knowledge"): uploaded as a message's attachments are
+// A project's files (PROTOCOL.md, "Projects" and "Knowledge"; their bytes are read back as an
+// attachment's are, an addition for the citation chips): uploaded as a message's attachments are
 // (bytes in R2 under the caller's storage quota, within PROJECT_FILES_MAX a project), their text
 // extracted here, in the Worker, and cut and indexed by the owner's object (knowledge/). A file whose
 // bytes are not its type is 415; one that cannot be parsed at all is 422 and nothing is stored. A
@@ -15,6 +16,7 @@ import { matchesType } from "../lib/sniff";
 import { askUser, type AppEnv } from "./app-env";
 import { deleteUploadsLater, readBytes, unsupportedType } from "./attachments";
 import { ApiError, notFound } from "./errors";
+import { fileResponse } from "./file-response";
 import { reply } from "./reply";
 import { limitParam, queryParams } from "./validate";
 
@@ -102,6 +104,13 @@ export const projectFileRoutes = new Hono<AppEnv>()
     if (!uploads) throw noFile();
     deleteUploadsLater(c, uploads);
     return c.body(null, 204);
+  })
+  .get("/:projectId/files/:fileId", async (c) => {
+    const { projectId, fileId } = c.req.param();
+    const file = await askUser(c, (user) => user.projectFile(projectId, fileId));
+    const object = file ? await c.env.FILES.get(file.r2Key) : null;
+    if (!file || !object) throw noFile();
+    return fileResponse(object.body, file, "inline");
   })
   .post("/:projectId/files/:fileId/reprocess", async (c) => {
     const { projectId, fileId } = c.req.param();

@@ -41,7 +41,7 @@ export async function retrieve(deps: Pick<RunParts, "user" | "logger">, run: Run
     deps.logger.warn("the project could not be searched", { threadId: run.threadId, error: String(err) });
     return null;
   });
-  return (results ?? []).map(searchResult);
+  return (results ?? []).map((r) => searchResult(projectId, r));
 }
 
 /** project__search: its passages, or why it found none. */
@@ -53,10 +53,10 @@ export async function searchTool(deps: Pick<RunParts, "user" | "logger">, run: R
   return found.length ? { content: `${found.length} passages found.`, isError: false, searchResults: found } : { content: "No passage of the project matches these words.", isError: false };
 }
 
-function searchResult(r: Omit<KnowledgeResult, "score">): Anthropic.SearchResultBlockParam {
+function searchResult(projectId: string, r: Omit<KnowledgeResult, "score">): Anthropic.SearchResultBlockParam {
   return {
     type: "search_result",
-    source: passageSource(r.fileId, r.location),
+    source: passageSource(projectId, r.fileId, r.location),
     title: passageTitle(r.name, r.location),
     content: [{ type: "text", text: r.text }],
     citations: { enabled: true },
