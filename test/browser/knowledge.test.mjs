@@ -76,6 +76,8 @@ describe("project knowledge", () => {
     const panel = page.getByTestId("citation-panel");
     await panel.waitFor();
     assert.match(await panel.innerText(), /second Tuesday at 07:30/);
+    // The file itself is a click away: a Word document downloads under its name.
+    assert.equal(await panel.getByTestId("citation-open").innerText(), "Open handbook.docx");
     await screenshot(page, "65-citation-panel");
     assert.deepEqual(page.errors, []);
   });
