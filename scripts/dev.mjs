@@ -37,6 +37,7 @@ const PASSED_THROUGH = [
   "PROJECT_WHOLE_SHARE",
   "DOCUMENT_MAX_CHARS",
   "DOCUMENT_PARSE_MS",
+  "PROJECT_MAX_CHARS",
   "APPROVAL_TIMEOUT_S",
 ];
 const port = process.env.PORT || "8787";

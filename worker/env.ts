@@ -9,6 +9,9 @@ export interface Env {
   USER_ROOM: DurableObjectNamespace;
   /** Files' bytes: attachments at `<owner>/<thread>/<id>`, projects' at `<owner>/projects/<project>/<id>`, shares' copies at `shares/<share>/<id>`. */
   FILES: R2Bucket;
+  /** Workers AI and a Vectorize index of 768 dimensions (cosine): where both are bound, project search ranks by BM25 and embeddings together. */
+  AI?: Ai;
+  VECTORS?: Vectorize;
   /** Bytes of attachments each user may keep (default 100 MiB). */
   USER_STORAGE_QUOTA_BYTES?: string;
   /** Share links a thread may have at once (default 20), and a user (default 200). */
@@ -88,6 +91,8 @@ export interface Env {
   /** Characters of text one document may hold (default 5,000,000), and the time its extraction may take (ms, default 20,000). */
   DOCUMENT_MAX_CHARS?: string;
   DOCUMENT_PARSE_MS?: string;
+  /** Characters of text a project's documents may hold together (default 50,000,000). */
+  PROJECT_MAX_CHARS?: string;
 }
 
 /** The settings, parsed once into the types the code uses. */
@@ -139,6 +144,7 @@ export interface Config {
   projectWholeShare: number;
   documentMaxChars: number;
   documentParseMs: number;
+  projectMaxChars: number;
 }
 
 export const VERSION = "0.2.0";
@@ -193,6 +199,7 @@ export function configOf(env: Env): Config {
       projectWholeShare: numberVar(env.PROJECT_WHOLE_SHARE, 0.25),
       documentMaxChars: numberVar(env.DOCUMENT_MAX_CHARS, 5_000_000),
       documentParseMs: numberVar(env.DOCUMENT_PARSE_MS, 20_000),
+      projectMaxChars: numberVar(env.PROJECT_MAX_CHARS, 50_000_000),
       codeExecution: env.CODE_EXECUTION !== undefined ? env.CODE_EXECUTION === "1" || env.CODE_EXECUTION === "true" : Boolean(env.ANTHROPIC_API_KEY),
     };
     parsed.set(env, config);

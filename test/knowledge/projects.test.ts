@@ -4,6 +4,7 @@
 // cited by file and place. Against the fake upstream, which cites search results as the API does.
 import { afterEach, describe, expect, it } from "vitest";
 import { api, createThread, json, marker, script, settle, Socket, systemText, upstreamRequests } from "../helpers";
+import { numberedPdf } from "../extract/pdf-fixture";
 import { callApp, expectError, tokenUsers } from "../http/util";
 
 afterEach(() => settle());
@@ -64,6 +65,19 @@ describe("a project's knowledge", () => {
     expect((await upload("b.md")).status).toBe(201);
     const third = await expectError(await upload("c.md"), 413, "too_large");
     expect(third.message).toContain("2 files");
+
+    // The text a document, and a project, may hold; the time a parse may take. Past each: 422, nothing kept.
+    const tight = { ...tokenEnv, DOCUMENT_MAX_CHARS: "1000", PROJECT_MAX_CHARS: "2500", DOCUMENT_PARSE_MS: "1" };
+    const other = (await (await as(users.few)("/api/projects", { body: { name: "Tight" } })).json<any>()).project;
+    const send = (name: string, body: BodyInit, type = "text/markdown") =>
+      callApp(tight, `/api/projects/${other.id}/files?name=${name}`, { token: users.few.token, body, headers: { "content-type": type } });
+    expect((await expectError(await send("long.md", "word ".repeat(400)), 422, "unprocessable")).message).toContain("1,000 characters");
+    expect((await send("one.md", "word ".repeat(190))).status).toBe(201);
+    expect((await send("two.md", "word ".repeat(190))).status).toBe(201);
+    expect((await expectError(await send("three.md", "word ".repeat(190)), 422, "unprocessable")).message).toContain("2,500 characters");
+    expect((await expectError(await send("slow.pdf", numberedPdf(30), "application/pdf"), 422, "unprocessable")).message).toMatch(/longer than/);
+    const kept = (await (await as(users.few)(`/api/projects/${other.id}/files`)).json<any>()).files;
+    expect(kept.map((f: any) => f.name)).toEqual(["one.md", "two.md"]);
   });
 
   it("sends a project whole while it fits the model's share of the window, and retrieves from it past that, citing file and place", async () => {

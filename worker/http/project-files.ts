@@ -43,7 +43,7 @@ async function ingest(c: Context<AppEnv>, file: Ingest, bytes: Uint8Array): Prom
   try {
     const extracted = file.mediaType.startsWith("image/") ? { sections: [] } : await extract(file.mediaType, bytes, { maxChars: config.documentMaxChars, deadlineMs: config.documentParseMs });
     const pages = extracted.pages ?? extracted.sheets ?? extracted.slides ?? null;
-    await askUser(c, (user) => user.indexProjectFile(file.projectId, file.fileId, extracted.sections, pages));
+    await askUser(c, (user) => user.indexProjectFile(file.projectId, file.fileId, extracted.sections, pages, config.projectMaxChars));
   } catch (err) {
     const reason = err instanceof UnprocessableError ? err.message : "Its text could not be extracted; process it again";
     if (!(err instanceof UnprocessableError)) logger.error("a project file's extraction failed", { fileId: file.fileId, error: String(err) });

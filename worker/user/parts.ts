@@ -12,7 +12,8 @@ import { OutboxFlush } from "../lib/outbox-flush";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
 import { McpHub } from "./mcp";
-import { KnowledgeIndex } from "./knowledge";
+import { Embeddings, KnowledgeIndex } from "./knowledge";
+import type { Logger } from "../lib/logger";
 import { Projects, type ProjectEffects } from "./projects";
 import { UserSchedules } from "./schedules";
 import { UserShares } from "./shares";
@@ -50,7 +51,9 @@ export function userParts(ctx: DurableObjectState, env: Env) {
   const stored: StoredFiles = new StoredFiles(store, () => projects.bytes() + shares.bytes());
   const upstream = new UpstreamFiles(store.sql);
   const knowledge = new KnowledgeIndex(store.sql);
-  const projects: Projects = projectsIn(store, files, waitUntil, knowledge, {
+  // Hybrid ranking where both are bound (knowledge/embeddings.ts); BM25 alone otherwise.
+  const embeddings = env.AI && env.VECTORS ? new Embeddings({ ai: env.AI, vectors: env.VECTORS }) : null;
+  const projects: Projects = projectsIn(store, files, waitUntil, knowledge, embeddings, logger, {
     directory,
     stored: () => stored,
     upstream,
@@ -97,6 +100,8 @@ function projectsIn(
   files: R2Bucket,
   waitUntil: (p: Promise<unknown>) => void,
   knowledge: KnowledgeIndex,
+  embeddings: Embeddings | null,
+  logger: Logger,
   wires: Pick<ProjectEffects, "invalidate" | "leave"> & { directory: Directory; stored: () => StoredFiles; upstream: UpstreamFiles },
 ) {
   return new Projects(store.sql, {
@@ -111,7 +116,9 @@ function projectsIn(
       waitUntil(gone.length ? files.delete(gone.map((f) => f.r2Key)) : Promise.resolve());
     },
     readText: async (key) => (await files.get(key))?.text() ?? null,
-  }, knowledge);
+    background: waitUntil,
+    logger,
+  }, knowledge, embeddings);
 }
 
 async function legacyRows(env: Env, store: UserStore, spend: Spend, userId: string): Promise<number> {

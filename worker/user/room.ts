@@ -257,8 +257,8 @@ export class UserRoom extends DurableObject<Env> {
   }
 
   /** The sections the route extracted from a project file: cut into passages and indexed. */
-  indexProjectFile(id: string, fileId: string, sections: Passage[], pages: number | null) {
-    return this.parts.projects.indexed(id, fileId, sections, pages);
+  indexProjectFile(id: string, fileId: string, sections: Passage[], pages: number | null, maxProjectChars: number) {
+    return this.parts.projects.indexed(id, fileId, sections, pages, maxProjectChars);
   }
 
   projectFileFailed(id: string, fileId: string, error: string) {

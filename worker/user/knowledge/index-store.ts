@@ -13,9 +13,16 @@ CREATE TABLE IF NOT EXISTS knowledge_files (
 );
 CREATE INDEX IF NOT EXISTS knowledge_files_project ON knowledge_files (project_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS passages USING fts5(
-  text, project_id, file_id UNINDEXED, location UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
+  text, project_id, file_id UNINDEXED, location UNINDEXED, n UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 `;
+
+type PassageRow = { file_id: string; location: string; text: string; n: number };
+
+/** A passage found, with its vector id (`fileId:n`) for the fusion. */
+export type Found = Omit<KnowledgeResult, "name"> & { id: string };
+
+const found = (r: PassageRow, score: number): Found => ({ id: `${r.file_id}:${r.n}`, fileId: r.file_id, location: JSON.parse(r.location) as PassageLocation, text: r.text, score });
 
 type StatusRow = { file_id: string; status: KnowledgeStatus; error: string | null; pages: number | null; passages: number; chars: number; updated_at: number };
 
@@ -40,10 +47,10 @@ export class KnowledgeIndex {
   indexed(fileId: string, projectId: string, passages: Passage[], pages: number | null, now = Date.now()): void {
     this.sql.exec("DELETE FROM passages WHERE file_id = ?", fileId);
     let chars = 0;
-    for (const p of passages) {
-      this.sql.exec("INSERT INTO passages (text, file_id, project_id, location) VALUES (?, ?, ?, ?)", p.text, fileId, projectId, JSON.stringify(p.location));
+    passages.forEach((p, n) => {
+      this.sql.exec("INSERT INTO passages (text, file_id, project_id, location, n) VALUES (?, ?, ?, ?, ?)", p.text, fileId, projectId, JSON.stringify(p.location), n);
       chars += p.text.length;
-    }
+    });
     this.sql.exec(
       `INSERT INTO knowledge_files (file_id, project_id, status, pages, passages, chars, updated_at) VALUES (?, ?, 'ready', ?, ?, ?, ?)
        ON CONFLICT (file_id) DO UPDATE SET status = 'ready', error = NULL, pages = excluded.pages, passages = excluded.passages, chars = excluded.chars, updated_at = excluded.updated_at`,
@@ -102,17 +109,35 @@ export class KnowledgeIndex {
     return new Map([...out].map(([id, parts]) => [id, parts.join("\n\n")]));
   }
 
-  /** The best passages of the project for `question`, best first (no names: the caller has the files). */
-  search(projectId: string, question: string, limit: number): Omit<KnowledgeResult, "name">[] {
+  /** The best passages of the project for `question` by BM25, best first (no names: the caller has the files). */
+  search(projectId: string, question: string, limit: number): Found[] {
     const match = matchQuery(question);
     if (!match) return [];
     const rows = this.sql
-      .exec<{ file_id: string; location: string; text: string; score: number }>(
-        "SELECT file_id, location, text, bm25(passages, 1.0, 0.0) AS score FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?",
+      .exec<PassageRow & { score: number }>(
+        "SELECT file_id, location, text, n, bm25(passages, 1.0, 0.0) AS score FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?",
         `project_id : ${quotedId(projectId)} AND text : (${match})`, limit,
       )
       .toArray();
-    return rows.map((r) => ({ fileId: r.file_id, location: JSON.parse(r.location) as PassageLocation, text: r.text, score: -r.score }));
+    return rows.map((r) => found(r, -r.score));
+  }
+
+  /** Passages by their vector ids (`fileId:n`), in the order given; an id no passage has is left out. */
+  byIds(projectId: string, ids: string[], score: (id: string) => number): Found[] {
+    const out: Found[] = [];
+    for (const id of ids) {
+      const at = id.lastIndexOf(":");
+      const [r] = this.sql
+        .exec<PassageRow>("SELECT file_id, location, text, n FROM passages WHERE file_id = ? AND n = ? AND project_id = ?", id.slice(0, at), Number(id.slice(at + 1)), projectId)
+        .toArray();
+      if (r) out.push(found(r, score(id)));
+    }
+    return out;
+  }
+
+  /** Each passage's text in order, for the embeddings. */
+  textsOf(fileId: string): string[] {
+    return this.sql.exec<{ text: string }>("SELECT text FROM passages WHERE file_id = ? ORDER BY n", fileId).toArray().map((r) => r.text);
   }
 }
 

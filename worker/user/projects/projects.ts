@@ -2,9 +2,10 @@
 // their step 0 reads the project again, and a deleted project's threads leave it. A file's text is
 // the knowledge index's (extracted by the route, cut and indexed here); a run is given it whole while
 // the project's text is small enough to be sent whole, else only the project's size (it retrieves).
-import type { Project, ProjectFile } from "../../../protocol";
+import type { KnowledgeResult, Project, ProjectFile } from "../../../protocol";
+import type { Logger } from "../../lib/logger";
 import type { RunProject } from "../../lib/run-project";
-import { cutPassages, type FileKnowledge, type KnowledgeIndex, type Passage } from "../knowledge";
+import { CANDIDATES, cutPassages, fuse, type Embeddings, type FileKnowledge, type Found, type KnowledgeIndex, type Passage } from "../knowledge";
 import { ProjectTables, type FileBounds, type FileRefusal, type StoredProjectFile } from "./store";
 
 /** What a project change asks of the rest of the user's object and of the world outside it. */
@@ -21,6 +22,9 @@ export interface ProjectEffects {
   leave(threadIds: string[], projectId: string): void;
   /** Deleted files: their bytes, their uploads' records. */
   filesGone(files: StoredProjectFile[]): void;
+  /** Work after the answer (embeddings): the object stays up for it. */
+  background(work: Promise<unknown>): void;
+  logger: Logger;
   readText(key: string): Promise<string | null>;
 }
 
@@ -40,6 +44,8 @@ export class Projects {
     sql: SqlStorage,
     private readonly effects: ProjectEffects,
     private readonly knowledge: KnowledgeIndex,
+    /** Hybrid ranking's embeddings, where the deployment binds them. */
+    private readonly embeddings: Embeddings | null = null,
   ) {
     this.tables = new ProjectTables(sql);
   }
@@ -66,7 +72,7 @@ export class Projects {
   delete(id: string): boolean {
     const files = this.tables.remove(id);
     if (files === null) return false;
-    this.knowledge.remove(files.map((f) => f.id));
+    this.forget(files.map((f) => f.id));
     this.effects.filesGone(files);
     this.effects.leave(this.effects.leaveInDirectory(id), id);
     return true;
@@ -103,10 +109,20 @@ export class Projects {
   }
 
   /** The sections extracted from the file, cut into passages and indexed: it is ready (false: no such file any more). */
-  indexed(id: string, fileId: string, sections: Passage[], pages: number | null): boolean {
+  indexed(id: string, fileId: string, sections: Passage[], pages: number | null, maxProjectChars = Infinity): boolean {
     if (!this.tables.file(id, fileId)) return false;
-    this.knowledge.indexed(fileId, id, cutPassages(sections), pages);
-    this.effects.invalidate(this.effects.threadsIn(id));
+    const passages = cutPassages(sections);
+    const chars = passages.reduce((n, p) => n + p.text.length, 0);
+    // The project's text within its bound, this file's earlier text not counted (a reprocess replaces it).
+    const others = this.knowledge.chars(id) - (this.knowledge.of([fileId]).get(fileId)?.chars ?? 0);
+    if (others + chars > maxProjectChars) {
+      this.knowledge.failed(fileId, id, `The project's documents would hold more than ${maxProjectChars.toLocaleString("en")} characters of text; remove some first`);
+    } else {
+      const before = this.knowledge.of([fileId]).get(fileId)?.passages ?? 0;
+      this.knowledge.indexed(fileId, id, passages, pages);
+      this.effects.invalidate(this.effects.threadsIn(id));
+      if (this.embeddings) this.background(this.embeddings.remove(fileId, before).then(() => this.embeddings!.add(id, fileId, passages.map((p) => p.text))));
+    }
     return true;
   }
 
@@ -117,17 +133,42 @@ export class Projects {
     return true;
   }
 
-  /** The best passages of the project for `question`, with their files' names; null: no such project. */
-  search(id: string, question: string, limit: number) {
+  /**
+   * The best passages of the project for `question`, with their files' names; null: no such project.
+   * BM25's ranking, fused with the nearest passages' where the deployment embeds them.
+   */
+  async search(id: string, question: string, limit: number): Promise<KnowledgeResult[] | null> {
     if (!this.tables.get(id)) return null;
     const names = new Map(this.tables.files(id).map((f) => [f.id, f.name]));
-    return this.knowledge.search(id, question, limit).flatMap((r) => (names.has(r.fileId) ? [{ ...r, name: names.get(r.fileId)! }] : []));
+    const named = (found: Found[]) => found.flatMap(({ id: _, ...r }) => (names.has(r.fileId) ? [{ ...r, name: names.get(r.fileId)! }] : []));
+    if (!this.embeddings) return named(this.knowledge.search(id, question, limit));
+    const lexical = this.knowledge.search(id, question, CANDIDATES);
+    try {
+      const near = await this.embeddings.nearest(id, question);
+      const order = fuse([lexical.map((r) => r.id), near], limit);
+      const fused = new Map(order.map((key, rank) => [key, order.length - rank]));
+      return named(this.knowledge.byIds(id, order, (key) => fused.get(key) ?? 0));
+    } catch (err) {
+      this.effects.logger.warn("the nearest passages could not be found; BM25 alone ranks", { error: String(err) });
+      return named(lexical.slice(0, limit));
+    }
+  }
+
+  /** Deleted files: their passages and embeddings go. */
+  private forget(fileIds: string[]): void {
+    const counts = this.knowledge.of(fileIds);
+    this.knowledge.remove(fileIds);
+    if (this.embeddings) for (const [fileId, k] of counts) if (k.passages) this.background(this.embeddings.remove(fileId, k.passages));
+  }
+
+  private background(work: Promise<unknown>): void {
+    this.effects.background(work.catch((err: unknown) => this.effects.logger.warn("embeddings could not be updated", { error: String(err) })));
   }
 
   deleteFile(id: string, fileId: string): boolean {
     const gone = this.tables.removeFile(id, fileId);
     if (gone === null) return false;
-    this.knowledge.remove([fileId]);
+    this.forget([fileId]);
     this.effects.filesGone([gone]);
     this.effects.invalidate(this.effects.threadsIn(id));
     return true;
