@@ -44,9 +44,13 @@ export interface KnowledgeResult {
   score: number;
 }
 
-/** A passage an answer cites (its metadata.citations); `projectId` (an addition) names where its file is. */
+/**
+ * A passage an answer cites (its metadata.citations). Additions: `projectId` names the project whose
+ * file it is; a long attachment's passage has `threadId` instead (and `projectId` "").
+ */
 export interface DocumentCitation {
   projectId: string;
+  threadId?: string;
   fileId: string;
   name: string;
   location: PassageLocation;

@@ -78,12 +78,21 @@ describe("fitRefs", () => {
   it("keeps the newest references within 24 MiB of base64, counting files already read (a tool's), and leaves those to fitFiles", () => {
     const toolImage = image("A".repeat(4 * MB));
     const result: ApiMessage = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [toolImage as any] }] };
-    // 4 MB of base64 from the tool's image, 8 MB each for the PDFs (6 MB stored): the newest two fit, the third does not.
-    const out = fitRefs([userWith(ref("old", "application/pdf", 6 * MB)), userWith(ref("mid", "application/pdf", 6 * MB)), result, userWith(ref("new", "application/pdf", 6 * MB))]);
-    expect((out[0].content as any[])[0]).toEqual({ type: "text", text: "[A document (old.pdf) was left out: a request takes at most 32 MB, and newer files came first.]" });
-    expect((out[1].content as any[])[0]).toEqual(ref("mid", "application/pdf", 6 * MB));
-    expect((out[2].content as any[])[0].content[0]).toBe(toolImage);
-    expect((out[3].content as any[])[0]).toEqual(ref("new", "application/pdf", 6 * MB));
+    // 4 MB of base64 from the tool's image, about 4.9 MB each for the images (3.7 MB stored): the newest four fit, the fifth does not.
+    const img = (id: string) => ref(id, "image/png", 3.7 * MB);
+    const out = fitRefs([userWith(img("oldest")), userWith(img("old")), userWith(img("mid")), result, userWith(img("newer")), userWith(img("new"))]);
+    expect((out[0].content as any[])[0]).toEqual({ type: "text", text: "[An image was left out: a request takes at most 32 MB, and newer files came first.]" });
+    expect((out[1].content as any[])[0]).toEqual(img("old"));
+    expect((out[3].content as any[])[0].content[0]).toBe(toolImage);
+    expect((out[5].content as any[])[0]).toEqual(img("new"));
+  });
+
+  it("leaves a long document out of the files' room: it goes as its best passages, never whole", () => {
+    const long = ref("manual", "application/pdf", 6 * MB);
+    expect((long as any).source.url).toMatch(/#long$/);
+    const out = fitRefs([userWith(long), userWith(ref("old", "image/png", 3.7 * MB))]);
+    expect((out[0].content as any[])[0]).toEqual(long);
+    expect((out[1].content as any[])[0]).toEqual(ref("old", "image/png", 3.7 * MB));
   });
 
   it("leaves a conversation without references as it is (the same object)", () => {

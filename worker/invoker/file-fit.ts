@@ -35,6 +35,8 @@ export function fitRefs(messages: ApiMessage[]): ApiMessage[] {
   const refs = new Map<FileBlock, Omit<AttachmentRef, "name">>();
   for (const f of files) {
     const ref = refOf(f as ApiContent);
+    // A long document goes as its passages, never whole: it takes nothing of the files' room.
+    if (ref?.long) continue;
     if (ref) refs.set(f, ref);
   }
   if (refs.size === 0) return messages;

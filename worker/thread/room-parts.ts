@@ -64,7 +64,7 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
     if (writer.reportApprovals()) waitUntil(outflow.reported());
   });
   const calibration = new Calibration(store.cache);
-  const files = new FileBlocks(meter.calls(env.FILES, "r2"), store.files, () => stepZero.current?.project?.files ?? []);
+  const files = new FileBlocks(meter.calls(env.FILES, "r2"), store.files, () => stepZero.current?.project ?? null);
   const bucket = meter.calls(env.FILES, "r2");
   const uploads = new ContainerUploads({ invoker, user, bucket, logger });
   const run = { store, writer, events, plugins, invoker, view, calibration, files, uploads, stepZero, spend, logger, config, approvals, user, bucket };

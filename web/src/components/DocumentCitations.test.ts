@@ -51,7 +51,7 @@ describe("citation chips", () => {
     let run = newRun("run_1", "msg_u1", 0);
     run = applyStream(run, { ...ref, type: "text", delta: "See slide 3." }, "k1");
     const location = { slide: 3 };
-    run = applyStream(run, { ...ref, type: "citations", at: 12, citations: [{ url: passageSource("prj_1", "pfl_3", location), title: passageTitle("deck.pptx", location), citedText: "Roadmap 2026" }] }, "k2");
+    run = applyStream(run, { ...ref, type: "citations", at: 12, citations: [{ url: passageSource({ projectId: "prj_1" }, "pfl_3", location), title: passageTitle("deck.pptx", location), citedText: "Roadmap 2026" }] }, "k2");
     const html = render(createElement(RunGroup, { run, final: null, retryContent: null, onRetry: () => {} }));
     expect(html).toContain('data-testid="streaming-message"');
     expect(chipLabels(html)).toEqual(["deck.pptx · slide 3"]);
@@ -60,7 +60,7 @@ describe("citation chips", () => {
 
   it("keeps the live chips on the stored answer when it came without metadata.citations", () => {
     let run = newRun("run_1", "msg_u1", 0);
-    run = applyStream(run, { ...ref, type: "citations", at: 0, citations: [{ url: passageSource("prj_1", "pfl_1", { page: 2 }), title: "a.pdf (page 2)", citedText: "x" }] }, "k1");
+    run = applyStream(run, { ...ref, type: "citations", at: 0, citations: [{ url: passageSource({ projectId: "prj_1" }, "pfl_1", { page: 2 }), title: "a.pdf (page 2)", citedText: "x" }] }, "k1");
     run = { ...run, status: "complete" };
     const final = message({ id: "msg_a", role: "assistant", content: "Done", metadata: { runId: "run_1" } });
     const html = render(createElement(RunGroup, { run, final, retryContent: null, onRetry: () => {} }));

@@ -1,6 +1,6 @@
 import type { DocumentCitation } from "@protocol";
 import { memo, useMemo, useRef, useState } from "react";
-import { fetchFile, openOrSave, projectFileUrl } from "../fileTransfer";
+import { attachmentUrl, fetchFile, openOrSave, projectFileUrl } from "../fileTransfer";
 import { citationChips, likelyPdf, openErrorText, openLabel, placeHeading, type CitationChip } from "../lib/projectKnowledge";
 import { ModalDialog } from "./ModalDialog";
 
@@ -68,13 +68,13 @@ export function CitationPanel({ chip, onClose }: { chip: CitationChip; onClose: 
       ) : (
         <p className="muted small">The answer cites this place without quoting it.</p>
       )}
-      {chip.projectId && <OpenCitedFile chip={chip} />}
+      {(chip.projectId || chip.threadId) && <OpenCitedFile chip={chip} />}
     </ModalDialog>
   );
 }
 
 /**
- * The cited file itself, fetched with the app's credentials (GET /api/projects/:projectId/files/:fileId):
+ * The cited file itself, fetched with the app's credentials (a project's file, or the thread's attachment):
  * a PDF opens in a new tab at the cited page, any other type is downloaded under its name. A 404 (the
  * file was deleted, or the thread's project changed) says the file is no longer in the project.
  */
@@ -83,7 +83,8 @@ function OpenCitedFile({ chip }: { chip: CitationChip }) {
   const open = () => {
     setState({ busy: true, error: null });
     const page = "page" in chip.location ? chip.location.page : undefined;
-    openOrSave(() => fetchFile(projectFileUrl(chip.projectId, chip.fileId)).then((f) => f.blob), chip.name, { page, expectPdf: likelyPdf(chip.name, chip.location) }).then(
+    const url = chip.threadId ? attachmentUrl(chip.threadId, chip.fileId) : projectFileUrl(chip.projectId, chip.fileId);
+    openOrSave(() => fetchFile(url).then((f) => f.blob), chip.name, { page, expectPdf: likelyPdf(chip.name, chip.location) }).then(
       () => setState({ busy: false, error: null }),
       (err: unknown) => setState({ busy: false, error: openErrorText(err) }),
     );

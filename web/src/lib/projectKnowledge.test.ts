@@ -37,7 +37,7 @@ const file = (over: Partial<ProjectFile> = {}): ProjectFile => ({
 
 /** A citation as the model streams it back: its source names the file and place (protocol's knowledge.ts). */
 const cite = (fileId: string, name: string, location: DocumentCitation["location"], citedText: string): Citation => ({
-  url: passageSource("prj_1", fileId, location),
+  url: passageSource({ projectId: "prj_1" }, fileId, location),
   title: passageTitle(name, location),
   citedText,
 });

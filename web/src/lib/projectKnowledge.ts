@@ -130,7 +130,8 @@ export function documentsFromMetadata(meta: MessageMetadata): DocumentCitation[]
     if (!location) continue;
     // An answer stored before citations named their project has none: its chip shows the passage, but cannot open the file.
     const projectId = typeof c.projectId === "string" ? c.projectId : "";
-    out.push({ projectId, fileId: c.fileId, name: c.name, location, citedText: typeof c.citedText === "string" ? c.citedText : "" });
+    const threadId = typeof c.threadId === "string" && c.threadId ? { threadId: c.threadId } : {};
+    out.push({ projectId, ...threadId, fileId: c.fileId, name: c.name, location, citedText: typeof c.citedText === "string" ? c.citedText : "" });
   }
   return out.length ? out : null;
 }
@@ -146,6 +147,8 @@ export interface CitationChip {
   key: string;
   /** The project the file was in when the answer cited it ("" for an answer stored before citations named it). */
   projectId: string;
+  /** The thread whose attachment it is (a long attachment's passage), instead of a project. */
+  threadId?: string;
   fileId: string;
   name: string;
   location: PassageLocation;
@@ -162,7 +165,7 @@ export function citationChips(citations: readonly DocumentCitation[] | null | un
     const key = placeKey(c.fileId, c.location);
     let chip = byPlace.get(key);
     if (!chip) {
-      chip = { key, projectId: c.projectId, fileId: c.fileId, name: c.name || "document", location: c.location, label: `${c.name || "document"} · ${placeOf(c.location)}`, quotes: [] };
+      chip = { key, projectId: c.projectId, ...(c.threadId ? { threadId: c.threadId } : {}), fileId: c.fileId, name: c.name || "document", location: c.location, label: `${c.name || "document"} · ${placeOf(c.location)}`, quotes: [] };
       byPlace.set(key, chip);
     }
     const quote = c.citedText.trim();

@@ -10,7 +10,8 @@ import type { ApiContent, ApiMessage } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
 import type { CodeFiles, ContainerFile } from "./container-uploads";
-import { formatBytes, OFFICE_TYPES, placeOf, XLSX_TYPE } from "../../../protocol";
+import { formatBytes, OFFICE_TYPES, passageSource, passageTitle, placeOf, XLSX_TYPE, type PassageOwner } from "../../../protocol";
+import { cutPassages, rankPassages, type Passage } from "../../lib/passages";
 import { extract } from "../../lib/extract";
 import { base64 } from "../../lib/base64";
 
@@ -21,22 +22,32 @@ export class FileBlocks {
   private readonly cache = new Map<string, { block: ApiContent; size: number }>();
   private cached = 0;
 
+  /** Long documents' passages, by file id (the newest few: each is re-read after it leaves). */
+  private readonly passages = new Map<string, Passage[]>();
+
   constructor(
     private readonly bucket: R2Bucket,
     private readonly files: FileStore,
-    /** The thread's project's files, as step 0 last read them. */
-    private readonly projectFiles: () => RunProject["files"],
+    /** The thread's project, as step 0 last read it. */
+    private readonly project: () => RunProject | null,
   ) {}
 
   /**
    * The conversation with each reference replaced by the file's bytes, as the API takes them, and by
-   * its container_upload where `code` puts the request's files in the code's container.
+   * its container_upload where `code` puts the request's files in the code's container; a long
+   * document by the passages of it that best match `question` (search results, cited by place).
    */
-  readonly prepare = (messages: ApiMessage[], code?: CodeFiles | null): Promise<ApiMessage[]> =>
+  readonly prepare = (messages: ApiMessage[], code?: CodeFiles | null, question = ""): Promise<ApiMessage[]> =>
     expandRefs(fitRefs(messages), async (ref) => {
-      const file = this.files.get(ref.id) ?? this.projectFiles().find((f) => f.id === ref.id);
+      const project = this.project();
+      const file = this.files.get(ref.id) ?? project?.files.find((f) => f.id === ref.id);
       if (!file) return gone(ref.mediaType);
       if (ref.forCode) return code ? [forCode(file), await code(file)] : noCode(file);
+      if (ref.long) {
+        const owner: PassageOwner = "threadId" in file ? { threadId: file.threadId } : { projectId: project?.id ?? "" };
+        const found = await this.retrieve(file, owner, question);
+        return code ? [...found, await code(file)] : found;
+      }
       const read = await this.load(file);
       if (!read) return gone(ref.mediaType);
       return code ? [read, await code(file)] : read;
@@ -55,6 +66,34 @@ export class FileBlocks {
         : await textDocument(file, bytes);
     this.remember(file.id, block, bytes.byteLength);
     return block;
+  }
+
+  /** A long document's passages that best match `question`, after a note that says what they are. */
+  private async retrieve(file: ContainerFile, owner: PassageOwner, question: string): Promise<ApiContent[]> {
+    let passages = this.passages.get(file.id);
+    if (!passages) {
+      const object = await this.bucket.get(file.r2Key);
+      if (!object) return [gone(file.mediaType)];
+      try {
+        const { sections } = await extract(file.mediaType, new Uint8Array(await object.arrayBuffer()), { maxChars: LONG_MAX_CHARS });
+        passages = cutPassages(sections);
+      } catch (err) {
+        return [{ type: "text", text: `[${file.name} could not be read: ${err instanceof Error ? err.message : String(err)}]` }];
+      }
+      this.passages.set(file.id, passages);
+      for (const key of this.passages.keys()) if (this.passages.size > LONG_FILES_HELD) this.passages.delete(key);
+    }
+    const best = rankPassages(passages, question, RETRIEVED_PASSAGES);
+    const note: ApiContent = {
+      type: "text",
+      text: best.length
+        ? `[${file.name} is too long to read whole (${passages.length} passages): the ${best.length} that best match the question follow; cite them.]`
+        : `[${file.name} is too long to read whole (${passages.length} passages), and none of them matches the question's words.]`,
+    };
+    const results = best.map(
+      (p): ApiContent => ({ type: "search_result", source: passageSource(owner, file.id, p.location), title: passageTitle(file.name, p.location), content: [{ type: "text", text: p.text }], citations: { enabled: true } }),
+    );
+    return [note, ...results];
   }
 
   /** Least recently added first out, past CACHE_BYTES. */
@@ -101,3 +140,8 @@ async function textDocument(file: ContainerFile, bytes: Uint8Array): Promise<Api
 const EXTRACTED = new Set<string>([...OFFICE_TYPES, XLSX_TYPE]);
 /** About 500,000 tokens: past the largest window, so a longer one is cut by the window's fit anyway. */
 const EXTRACTED_MAX_CHARS = 2_000_000;
+
+/** Passages of a long document a request carries; the documents whose passages the object holds; the text it reads of one. */
+const RETRIEVED_PASSAGES = 5;
+const LONG_FILES_HELD = 4;
+const LONG_MAX_CHARS = 20_000_000;

@@ -97,7 +97,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
     system,
     prompt: prompt.prompt,
     attachments,
-    prepare: (messages) => deps.files.prepare(opening(messages, project), codeFiles),
+    prepare: (messages) => deps.files.prepare(opening(messages, project), codeFiles, run.content),
     tools,
     resume: opts.resume,
     runTool: (name, input, toolUseId, resumable) => {

@@ -56,7 +56,7 @@ export async function searchTool(deps: Pick<RunParts, "user" | "logger">, run: R
 function searchResult(projectId: string, r: Omit<KnowledgeResult, "score">): Anthropic.SearchResultBlockParam {
   return {
     type: "search_result",
-    source: passageSource(projectId, r.fileId, r.location),
+    source: passageSource({ projectId }, r.fileId, r.location),
     title: passageTitle(r.name, r.location),
     content: [{ type: "text", text: r.text }],
     citations: { enabled: true },

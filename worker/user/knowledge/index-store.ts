@@ -3,8 +3,8 @@
 // is searchable whole or not at all; a deleted file's passages go with it. The project's id is an
 // indexed column (weighted 0 in the ranking), so a search reads only that project's postings.
 import type { KnowledgeResult, KnowledgeStatus, PassageLocation, ProjectFile } from "../../../protocol";
-import type { Passage } from "./passages";
-import { matchQuery } from "./query";
+import { matchQuery } from "../../lib/match-query";
+import type { Passage } from "../../lib/passages";
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS knowledge_files (

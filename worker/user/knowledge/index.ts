@@ -4,5 +4,4 @@
 // off the request path: worker/lib/extract/); this part keeps what came of it.
 export { KnowledgeIndex, type FileKnowledge, type Found } from "./index-store";
 export { CANDIDATES, Embeddings, fuse, type EmbeddingBindings } from "./embeddings";
-export { cutPassages, PASSAGE_CHARS, type Passage } from "./passages";
-export { matchQuery } from "./query";
+export { cutPassages, PASSAGE_CHARS, type Passage } from "../../lib/passages";

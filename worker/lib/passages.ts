@@ -1,7 +1,8 @@
 // A file's text cut into passages for retrieval: each within one section (a page, a slide, a heading's
 // part, a block of a sheet's rows), so a passage never straddles two places a citation could name;
 // long sections are cut at paragraph, then line, then sentence boundaries near the target length.
-import type { PassageLocation } from "../../../protocol";
+import type { PassageLocation } from "../../protocol";
+import { queryTerms } from "./match-query";
 
 export interface Passage {
   location: PassageLocation;
@@ -45,3 +46,30 @@ function breakAt(text: string): number {
   }
   return MAX_PASSAGE_CHARS;
 }
+
+/**
+ * The passages that best match `question`, best first: BM25 over this list alone (a long attachment's
+ * passages, held in memory by the thread's object; a project's are ranked by FTS5 in the owner's).
+ */
+export function rankPassages(passages: Passage[], question: string, limit: number): Passage[] {
+  const terms = queryTerms(question);
+  if (terms.length === 0 || passages.length === 0) return [];
+  const docs = passages.map((p) => tokens(p.text));
+  const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length || 1;
+  const df = new Map(terms.map((t) => [t, docs.filter((d) => d.includes(t)).length]));
+  const score = (d: string[]) =>
+    terms.reduce((sum, t) => {
+      const f = d.filter((w) => w === t).length;
+      if (!f) return sum;
+      const idf = Math.log(1 + (docs.length - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+      return sum + (idf * f * 2.2) / (f + 1.2 * (0.25 + 0.75 * (d.length / avg)));
+    }, 0);
+  return docs
+    .map((d, i) => ({ i, s: score(d) }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, limit)
+    .map((x) => passages[x.i]);
+}
+
+const tokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
