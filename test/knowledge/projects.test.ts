@@ -3,7 +3,7 @@
 // retrieved past it (passages as search results before the model call, project__search after), and
 // cited by file and place. Against the fake upstream, which cites search results as the API does.
 import { afterEach, describe, expect, it } from "vitest";
-import { api, createThread, json, marker, script, settle, Socket, systemText, upstreamRequests } from "../helpers";
+import { api, createThread, json, marker, script, settle, Socket, systemText, until, upstreamRequests } from "../helpers";
 import { numberedPdf } from "../extract/pdf-fixture";
 import { callApp, expectError, tokenUsers } from "../http/util";
 
@@ -78,6 +78,32 @@ describe("a project's knowledge", () => {
     expect((await expectError(await send("slow.pdf", numberedPdf(30), "application/pdf"), 422, "unprocessable")).message).toMatch(/longer than/);
     const kept = (await (await as(users.few)(`/api/projects/${other.id}/files`)).json<any>()).files;
     expect(kept.map((f: any) => f.name)).toEqual(["one.md", "two.md"]);
+  });
+
+  it("extracts a large file after the upload's answer: processing, then failed with the reason, and processes it again on request", async () => {
+    const p = await project("Later");
+    // A PDF's header, then 600 KiB that no PDF reader can open: taken at upload (its type is right), failed after.
+    const bytes = new Uint8Array(600 * 1024).fill(0x20);
+    bytes.set(new TextEncoder().encode("%PDF-1.7\n"));
+    const res = await put(p.id, "scan.pdf", bytes, "application/pdf");
+    expect(res.status).toBe(201);
+    expect((await res.json<any>()).file.status).toBe("processing");
+    const failed = await until(
+      async () => (await json(api(`/api/projects/${p.id}/files`))).files[0],
+      (f: any) => f.status !== "processing",
+    );
+    expect(failed).toMatchObject({ status: "failed", error: expect.stringContaining("PDF") });
+    expect((await json(api(`/api/projects/${p.id}/search?q=anything`))).results).toEqual([]);
+
+    const again = await api(`/api/projects/${p.id}/files/${failed.id}/reprocess`, { method: "POST" });
+    expect(again.status).toBe(202);
+    expect((await again.json<any>()).file).toMatchObject({ id: failed.id, status: "processing" });
+    const after = await until(
+      async () => (await json(api(`/api/projects/${p.id}/files`))).files[0],
+      (f: any) => f.status !== "processing",
+    );
+    expect(after.status).toBe("failed");
+    expect((await api(`/api/projects/${p.id}/files/pfl_nothere/reprocess`, { method: "POST" })).status).toBe(404);
   });
 
   it("sends a project whole while it fits the model's share of the window, and retrieves from it past that, citing file and place", async () => {
