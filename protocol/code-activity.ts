@@ -1,7 +1,7 @@
 // A run's code runs (the code execution tool's calls, with their output and files) folded from its
 // stream events and its code:output events: by the web app as they come, and by the object when it
 // stores the answer's metadata.codeRuns, so a reloaded thread shows the cards its clients saw live.
-import type { EventMap, StreamEvent } from "./events";
+import type { StreamEvent } from "./events";
 import type { ProducedFile } from "./resources";
 
 /**
@@ -11,14 +11,9 @@ import type { ProducedFile } from "./resources";
 export const CODE_TOOL_NAMES = ["bash_code_execution", "text_editor_code_execution", "code_execution"] as const;
 export const isCodeTool = (name: string): boolean => (CODE_TOOL_NAMES as readonly string[]).includes(name);
 
-export type CodeOutput = Omit<EventMap["code:output"], "threadId" | "runId">;
-
-/** A code run as stored with the answer (metadata.codeRuns). */
-export interface CodeRun {
+/** What a code run ended with (code:output's fields besides its thread and run). */
+export interface CodeOutput {
   toolUseId: string;
-  toolName: string;
-  /** The tool's input, whole once its block ended (`{ command }`, `{ command, path, file_text }`, `{ code }`). */
-  input: unknown;
   stdout?: string;
   stderr?: string;
   returnCode?: number;
@@ -26,8 +21,16 @@ export interface CodeRun {
   error?: string;
   /** From the end of its code to its result, as the object saw them arrive. */
   durationMs?: number;
+  /** The files it wrote that the thread kept; one it could not keep is in `skipped` with the reason. */
   files: ProducedFile[];
   skipped?: { name: string; reason: string }[];
+}
+
+/** A code run as stored with the answer (metadata.codeRuns): its call and what it ended with. */
+export interface CodeRun extends CodeOutput {
+  toolName: string;
+  /** The tool's input, whole once its block ended (`{ command }`, `{ command, path, file_text }`, `{ code }`). */
+  input: unknown;
 }
 
 /** A code run as a client follows it: its input's JSON as streamed so far, and whether its output came. */

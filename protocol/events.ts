@@ -1,8 +1,9 @@
 // The WebSocket protocol: every broadcast event with its payload, the per-socket frames, and what
 // clients may send. `Broadcaster.emit` is typed by EventMap, so a wrong payload does not compile.
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
+import type { CodeOutput } from "./code-activity";
 import type { PendingApproval } from "./mcp";
-import type { ArtifactInfo, ProducedFile, Task } from "./resources";
+import type { ArtifactInfo, Task } from "./resources";
 import type { Citation, Message, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
 export type PipelineStep = "onMessage" | "onBeforeInvoke" | "invoking" | "compacted" | "onAfterInvoke";
@@ -87,19 +88,7 @@ export interface EventMap {
    * A code run ended: its output, and the files it wrote that the thread kept; a file it could not
    * keep (the storage quota, its size, the Files API) is named in `skipped` with the reason.
    */
-  "code:output": {
-    threadId: string;
-    runId: string;
-    toolUseId: string;
-    stdout?: string;
-    stderr?: string;
-    returnCode?: number;
-    error?: string;
-    /** From the end of its code to its result, as the object saw them arrive. */
-    durationMs?: number;
-    files: ProducedFile[];
-    skipped?: { name: string; reason: string }[];
-  };
+  "code:output": RunRef & CodeOutput;
 }
 
 export type EventName = keyof EventMap;

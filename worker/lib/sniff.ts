@@ -1,5 +1,6 @@
 // What uploaded bytes are, from their first bytes: a file must be what its Content-Type says.
 import type { AttachmentType } from "../../protocol";
+import { isZip } from "./extract/zip";
 
 const startsWith = (b: Uint8Array, sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
@@ -17,10 +18,8 @@ const IMAGE_SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   "application/json": (b) => isJson(b),
 };
 
-const isZip = (b: Uint8Array) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]);
-
 /** Text is valid UTF-8 without NUL bytes (a binary file renamed .txt is not). */
-function isText(bytes: Uint8Array): boolean {
+export function isText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
     new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);

@@ -13,6 +13,7 @@ import { csvSections, decodeUtf8, jsonSections, markdownSections, plainSections 
 import type { Extracted } from "./types";
 import { extractXlsx } from "./xlsx";
 import { isZip, readZip } from "./zip";
+import { isText } from "../sniff";
 
 export type { Extracted, Location, Section } from "./types";
 export { UnprocessableError, DEFAULT_MAX_CHARS, DEFAULT_DEADLINE_MS, DEFAULT_MAX_INFLATED_BYTES };
@@ -82,17 +83,6 @@ export async function extract(mediaType: string, bytes: Uint8Array, opts: Extrac
   }
 }
 
-/** UTF-8 without NUL bytes (a binary file renamed .txt is not text). */
-function isUtf8Text(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return false;
-  try {
-    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The part an Office type must have (or its package's main part must be, by _rels/.rels). */
 const MAIN_PART: Record<string, string> = {
   [DOCX_TYPE]: "word/document.xml",
@@ -122,7 +112,7 @@ export function looksLike(mediaType: string, bytes: Uint8Array): boolean {
     for (let at = 0; at + sig.length <= Math.min(bytes.length, 1024); at++) if (sig.every((b, i) => bytes[at + i] === b)) return true;
     return false;
   }
-  if (!KIND[type] || !isUtf8Text(bytes)) return false;
+  if (!KIND[type] || !isText(bytes)) return false;
   if (type === "text/html") return /<[A-Za-z!/]/.test(decodeUtf8(bytes.subarray(0, 65_536)));
   if (type === "application/json") return /^\uFEFF?\s*[{["\-0-9tfn]/.test(decodeUtf8(bytes.subarray(0, 1024)));
   return true;
