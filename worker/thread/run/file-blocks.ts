@@ -10,7 +10,8 @@ import type { ApiContent, ApiMessage } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { FileStore } from "../store/files";
 import type { CodeFiles, ContainerFile } from "./container-uploads";
-import { formatBytes, OFFICE_TYPES, passageSource, passageTitle, placeOf, XLSX_TYPE, type PassageOwner } from "../../../protocol";
+import { formatBytes, OFFICE_TYPES, placeOf, XLSX_TYPE, type PassageOwner } from "../../../protocol";
+import { searchResult } from "./project-knowledge";
 import { cutPassages, rankPassages, type Passage } from "../../lib/passages";
 import { extract } from "../../lib/extract";
 import { base64 } from "../../lib/base64";
@@ -90,10 +91,7 @@ export class FileBlocks {
         ? `[${file.name} is too long to read whole (${passages.length} passages): the ${best.length} that best match the question follow; cite them.]`
         : `[${file.name} is too long to read whole (${passages.length} passages), and none of them matches the question's words.]`,
     };
-    const results = best.map(
-      (p): ApiContent => ({ type: "search_result", source: passageSource(owner, file.id, p.location), title: passageTitle(file.name, p.location), content: [{ type: "text", text: p.text }], citations: { enabled: true } }),
-    );
-    return [note, ...results];
+    return [note, ...best.map((p) => searchResult(owner, file.id, file.name, p.location, p.text))];
   }
 
   /** Least recently added first out, past CACHE_BYTES. */

@@ -4,7 +4,7 @@
 // each naming its file and place in its `source` (protocol/knowledge.ts), so the answer's citations
 // name them back (the answer's metadata.citations).
 import type Anthropic from "@anthropic-ai/sdk";
-import { passageSource, passageTitle, type KnowledgeResult } from "../../../protocol";
+import { passageSource, passageTitle, type PassageLocation, type PassageOwner } from "../../../protocol";
 import type { ModelTool, ToolRun } from "../../invoker/types";
 import type { RunProject } from "../../lib/run-project";
 import type { RunInfo } from "../../plugins/contract";
@@ -41,7 +41,7 @@ export async function retrieve(deps: Pick<RunParts, "user" | "logger">, run: Run
     deps.logger.warn("the project could not be searched", { threadId: run.threadId, error: String(err) });
     return null;
   });
-  return (results ?? []).map((r) => searchResult(projectId, r));
+  return (results ?? []).map((r) => searchResult({ projectId }, r.fileId, r.name, r.location, r.text));
 }
 
 /** project__search: its passages, or why it found none. */
@@ -53,12 +53,13 @@ export async function searchTool(deps: Pick<RunParts, "user" | "logger">, run: R
   return found.length ? { content: `${found.length} passages found.`, isError: false, searchResults: found } : { content: "No passage of the project matches these words.", isError: false };
 }
 
-function searchResult(projectId: string, r: Omit<KnowledgeResult, "score">): Anthropic.SearchResultBlockParam {
+/** A passage as the model gets it: a search result with citations on, whose source names its file and place. */
+export function searchResult(owner: PassageOwner, fileId: string, name: string, location: PassageLocation, text: string): Anthropic.SearchResultBlockParam {
   return {
     type: "search_result",
-    source: passageSource({ projectId }, r.fileId, r.location),
-    title: passageTitle(r.name, r.location),
-    content: [{ type: "text", text: r.text }],
+    source: passageSource(owner, fileId, location),
+    title: passageTitle(name, location),
+    content: [{ type: "text", text }],
     citations: { enabled: true },
   };
 }
