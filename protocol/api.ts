@@ -2,8 +2,9 @@
 // routes answer through `reply(c, route, body)` (worker/http/reply.ts) and the web app's client is
 // typed from the same map, so both sides compile against one declaration.
 import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, KnowledgeResult, ModelInfo, PluginInfo, ProducedFile, Project, ProjectFile, Run, Schedule, SearchResult, Share, SharedThread, Task, UsageTotals } from "./resources";
-import type { Attachment, Message, MessageKind, TaskStatus, Thread, ThreadKind, ThreadStatus } from "./shapes";
+import type { Attachment, CREATED_THREAD_KINDS, Message, MessageKind, TaskStatus, Thread, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
+import type { ApiKey } from "./api-keys";
 
 export interface Health {
   ok: true;
@@ -35,7 +36,7 @@ export interface UserDayUsage extends UsageTotals {
 export interface Api {
   "GET /api/health": { response: Health };
   "GET /api/models": { response: { models: ModelInfo[]; default: string } };
-  "POST /api/threads": { body: { name?: string; kind?: ThreadKind; model?: string; timezone?: string; projectId?: string }; response: { thread: Thread } };
+  "POST /api/threads": { body: { name?: string; kind?: (typeof CREATED_THREAD_KINDS)[number]; model?: string; timezone?: string; projectId?: string }; response: { thread: Thread } };
   "GET /api/threads": {
     query: { status?: ThreadStatus; limit?: number; cursor?: string };
     response: { threads: Thread[]; nextCursor?: string };
@@ -107,6 +108,9 @@ export interface Api {
   "GET /api/mcp/servers": { response: { servers: McpServer[] } };
   "PATCH /api/mcp/servers/:serverId": { body: McpServerPatch; response: { server: McpServer } };
   "DELETE /api/mcp/servers/:serverId": { response: null };
+  "POST /api/keys": { body: { name: string }; response: { key: ApiKey; secret: string } };
+  "GET /api/keys": { response: { keys: ApiKey[] } };
+  "DELETE /api/keys/:keyId": { response: null };
   "POST /api/threads/:id/runs/:runId/approvals/:toolUseId": { body: { approve: boolean }; response: { approval: PendingApproval; approve: boolean } };
 }
 

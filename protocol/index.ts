@@ -10,3 +10,4 @@ export * from "./code-activity";
 export * from "./mcp";
 export * from "./format";
 export * from "./knowledge";
+export * from "./api-keys";

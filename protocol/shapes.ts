@@ -4,7 +4,9 @@ import type { CodeRun } from "./code-activity";
 import type { DocumentCitation } from "./resources";
 import type { PendingApproval } from "./mcp";
 
-export const THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
+/** The kinds POST /api/threads makes; an "api" thread is made by the compatible endpoints alone. */
+export const CREATED_THREAD_KINDS = ["general", "primary", "task", "cron"] as const;
+export const THREAD_KINDS = [...CREATED_THREAD_KINDS, "api"] as const;
 export const THREAD_STATUSES = ["open", "active", "completed", "failed", "archived"] as const;
 export const MESSAGE_ROLES = ["user", "assistant", "system"] as const;
 export const MESSAGE_KINDS = ["text", "thinking", "tool_call", "tool_result", "pipeline_step", "status"] as const;

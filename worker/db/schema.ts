@@ -10,7 +10,7 @@
 // (LEGACY_IMPORT).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { TaskVerdict } from "../../protocol";
+import { THREAD_KINDS, type TaskVerdict } from "../../protocol";
 
 const createdAt = () => integer("created_at").notNull();
 
@@ -22,7 +22,7 @@ export const threads = sqliteTable(
     source: text("source").notNull().default("web"),
     sourceId: text("source_id"),
     name: text("name").notNull(),
-    kind: text("kind", { enum: ["general", "primary", "task", "cron"] }).notNull().default("general"),
+    kind: text("kind", { enum: THREAD_KINDS }).notNull().default("general"),
     status: text("status", { enum: ["open", "active", "completed", "failed", "archived"] })
       .notNull()
       .default("open"),

@@ -21,6 +21,7 @@ import { sharedPage, sharedPageAnswer, sharedRoutes, shareRoutes, threadShareRou
 import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
+import { apiKeyRoutes } from "./api-keys";
 import { adminRoutes } from "./admin";
 import { devFaultRoutes } from "./dev-faults";
 import { rateLimit } from "./rate-limit";
@@ -109,6 +110,7 @@ app.route("/api/mcp", mcpRoutes);
 app.route("/api/schedules", scheduleRoutes);
 app.route("/api/search", searchRoutes);
 app.route("/api/models", modelRoutes);
+app.route("/api/keys", apiKeyRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 app.route("/api/dev", devFaultRoutes);

@@ -42,9 +42,20 @@ function checkOrigin(c: Context): void {
   if (changes && origin && origin !== new URL(c.req.url).origin) throw new ApiError("forbidden", "Requests from another site are refused");
 }
 
+/** The one user of a deployment with no sign-in (AUTH_MODE none), for a request it may take. */
+export const LOCAL_USER = "local";
+
+export function localUser(c: Context): string {
+  if (!configOf(c.env).allowAnonymous && !fromThisMachine(c)) {
+    throw new ApiError("forbidden", "This deployment has no sign-in (AUTH_MODE is none): set AUTH_MODE to token or access, or ALLOW_ANONYMOUS to true");
+  }
+  checkOrigin(c); // another site in the same browser must not drive the local app either
+  return LOCAL_USER;
+}
+
 /** Resolves the caller to a user id, or answers 401. Every /api route sits behind it. */
 export const authenticate: MiddlewareHandler<{ Bindings: Env; Variables: AuthVars }> = async (c, next) => {
-  const { authMode, allowAnonymous } = configOf(c.env);
+  const { authMode } = configOf(c.env);
   const wsRoute = WS_ROUTE.test(c.req.path) && isWebSocket(c.req.raw);
   c.set("expiresAt", null);
   c.set("ticket", null);
@@ -57,11 +68,7 @@ export const authenticate: MiddlewareHandler<{ Bindings: Env; Variables: AuthVar
   }
   let userId: string | null = null;
   if (authMode === "none") {
-    if (!allowAnonymous && !fromThisMachine(c)) {
-      throw new ApiError("forbidden", "This deployment has no sign-in (AUTH_MODE is none): set AUTH_MODE to token or access, or ALLOW_ANONYMOUS to true");
-    }
-    checkOrigin(c); // another site in the same browser must not drive the local app either
-    userId = "local";
+    userId = localUser(c);
   } else if (authMode === "token") {
     const header = c.req.header("authorization") ?? "";
     // A token in a URL ends up in request logs: only the socket route takes one (the web app uses tickets).

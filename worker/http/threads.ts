@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { isTimeZone, MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
+import { isTimeZone, MAX_INSTRUCTIONS_CHARS, MESSAGE_KINDS, MESSAGE_PAGE, CREATED_THREAD_KINDS, THREAD_STATUSES } from "../../protocol";
 import { decodeCursor } from "../user/directory";
 import { configOf } from "../env";
 import { newId } from "../lib/ids";
@@ -20,7 +20,7 @@ const timezone = z.string().min(1).max(64).refine(isTimeZone, "not an IANA timez
 const projectId = z.string().min(1).max(100);
 const createBody = z.strictObject({
   name: name.optional(),
-  kind: z.enum(THREAD_KINDS).optional(),
+  kind: z.enum(CREATED_THREAD_KINDS).optional(),
   model: model.optional(),
   timezone: timezone.optional(),
   projectId: projectId.optional(),

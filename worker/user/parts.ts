@@ -9,6 +9,7 @@ import { consoleLogger } from "../lib/logger";
 import { RunInputs } from "./run-inputs";
 import { Outbox } from "../lib/outbox";
 import { OutboxFlush } from "../lib/outbox-flush";
+import { ApiConversations, ApiKeys } from "./api-access";
 import { Directory } from "./directory";
 import { ContextFiles, StoredFiles, UpstreamFiles } from "./files";
 import { McpHub } from "./mcp";
@@ -86,6 +87,8 @@ export function userParts(ctx: DurableObjectState, env: Env) {
     shares,
     mcp,
     runInputs,
+    keys: new ApiKeys(store.sql, ctx.id.toString()),
+    conversations: new ApiConversations(store.sql),
     /** The user's files changed: the threads holding step 0's copy drop it. */
     filesChanged: tellThreads,
     /** The user's rows from D1 the first time, where the deployment has old data (store/first-touch.ts). */

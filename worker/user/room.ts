@@ -65,7 +65,7 @@ export class UserRoom extends DurableObject<Env> {
    * shares revoked. Answers the Files API ids of their files' uploads, for the caller to delete there.
    */
   async forget(threadIds: string[]): Promise<string[]> {
-    const { shares, store, directory, stored, upstream, tasks, schedules, outbox, mirror } = this.parts;
+    const { shares, store, directory, stored, upstream, tasks, schedules, conversations, outbox, mirror } = this.parts;
     const { legacyImport } = configOf(this.env);
     await shares.forgetThreads(threadIds);
     let uploads: string[] = [];
@@ -75,6 +75,7 @@ export class UserRoom extends DurableObject<Env> {
       stored.forgetThreads(threadIds);
       tasks.forgetThreads(threadIds);
       schedules.forgetThreads(threadIds);
+      conversations.forgetThreads(threadIds);
       for (const id of threadIds) outbox.remove("thread_directory", id, { id });
       // A thread from before the objects: its old rows go too (its messages with it, by the foreign key).
       if (legacyImport) for (const id of threadIds) outbox.remove("threads", id, { id });
@@ -326,6 +327,41 @@ export class UserRoom extends DurableObject<Env> {
   /** A share as anyone with its link reads it (the link is the credential): for one made before its readers' copy. */
   sharedThread(id: string) {
     return this.parts.shares.read(id);
+  }
+
+  // --- API keys and the compatible endpoints' threads ----------------------------------------------
+
+  /** A new key, its secret in this answer only; null past `max` live keys (the caller's configuration). */
+  createApiKey(name: string, max: number) {
+    return this.parts.keys.create(name, max);
+  }
+
+  apiKeys() {
+    return this.parts.keys.list();
+  }
+
+  revokeApiKey(id: string) {
+    return this.parts.keys.revoke(id);
+  }
+
+  /**
+   * A program's request, in one call: the key whose secret hashes to `keyHash` (null: the caller is
+   * already known, AUTH_MODE none), the thread whose conversation has `fingerprint`, and whether
+   * `projectId` is one of the user's projects. null: no such key (or it was revoked).
+   */
+  apiRequest(keyHash: string | null, fingerprint: string | null, projectId: string | null) {
+    const { keys, conversations, projects, owner } = this.parts;
+    if (keyHash !== null && !keys.use(keyHash)) return null;
+    return {
+      userId: owner.owner,
+      continuation: fingerprint ? conversations.find(fingerprint) : null,
+      projectFound: projectId ? projects.get(projectId) !== null : true,
+    };
+  }
+
+  /** An API thread's conversation as its last answer left it (api-access/conversations.ts). */
+  rememberApiConversation(threadId: string, fingerprint: string, headId: string) {
+    this.parts.conversations.remember(threadId, fingerprint, headId);
   }
 
   async alarm(): Promise<void> {

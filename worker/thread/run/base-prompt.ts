@@ -10,6 +10,7 @@ const KIND_INSTRUCTIONS: Record<ThreadKind, string> = {
   primary: "This is the user's primary thread: the place they come back to. Answer in Markdown.",
   task: "This thread works on one delegated task; the thread that delegated it reads your result.",
   cron: "This thread runs on a schedule; no one may be reading as you answer.",
+  api: "This thread is a program's conversation with you, through the app's API; its user may read it in the app later. Answer in Markdown unless told otherwise.",
 };
 
 export function basePrompt(thread: Pick<Thread, "id" | "kind">, content: string): StructuredPrompt {
