@@ -27,3 +27,5 @@ export const PROJECT_ID_HEADER = "X-Project-Id";
 export const MCP_SERVER_TOOLS = ["search_threads", "list_threads", "read_thread", "ask", "list_projects"] as const;
 /** How long `ask` waits for the run to end before it answers with what it has. */
 export const MCP_ASK_WAIT_MS = 120_000;
+/** A compatible endpoint's body: the whole conversation, every turn. */
+export const V1_MAX_BODY_BYTES = 4 * 1024 * 1024;

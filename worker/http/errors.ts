@@ -35,16 +35,19 @@ export function errorResponse(c: Context, err: ApiError) {
   return c.json({ error: { code: err.code, message: err.message, ...err.extra } }, err.status, err.headers);
 }
 
-/** Hono's onError: every failure leaves in the error shape; internals never leave at all. */
-export function handleError(err: Error, c: Context) {
-  if (err instanceof ApiError) return errorResponse(c, err);
-  if (err instanceof z.ZodError) {
-    return errorResponse(c, new ApiError("invalid_request", "Invalid request", { issues: zodIssues(err) }));
-  }
+/** Any failure as the error it is to a client; internals are logged here and never leave. */
+export function toApiError(err: Error, c: Context): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof z.ZodError) return new ApiError("invalid_request", "Invalid request", { issues: zodIssues(err) });
   if (err instanceof HTTPException) {
     const code = (Object.keys(STATUS) as ErrorCode[]).find((k) => STATUS[k] === err.status) ?? "internal";
-    return errorResponse(c, new ApiError(code, err.message || code));
+    return new ApiError(code, err.message || code);
   }
   httpLogger.error("unhandled error", { requestId: c.get("requestId"), method: c.req.method, path: c.req.path, name: err?.name, error: err?.message });
-  return errorResponse(c, new ApiError("internal", "Internal error"));
+  return new ApiError("internal", "Internal error");
+}
+
+/** Hono's onError: every failure leaves in the error shape; internals never leave at all. */
+export function handleError(err: Error, c: Context) {
+  return errorResponse(c, toApiError(err, c));
 }

@@ -25,6 +25,8 @@ export interface FrameObserver {
  */
 export class Broadcaster {
   private seq: number;
+  /** Who follows frames in this instance besides the sockets (a program waiting on its run: run-follower.ts). */
+  private readonly followers = new Set<(frame: EventFrame, json: string) => void>();
 
   constructor(
     private readonly store: RoomStore,
@@ -59,8 +61,15 @@ export class Broadcaster {
         // A socket closing under us; its close event tidies up.
       }
     }
+    for (const follow of this.followers) follow(frame, json);
     if (delta) this.store.replay.appendDelta(seq, json);
     void this.observer.notify("onBroadcast", { ...frame, threadId: thread.id, json });
+  }
+
+  /** Every frame from now on goes to `follow` too, until the answered function is called. */
+  follow(follow: (frame: EventFrame, json: string) => void): () => void {
+    this.followers.add(follow);
+    return () => this.followers.delete(follow);
   }
 
   /** The thread as it is now, to its other tabs (with the branch's messages when the branch changed). */

@@ -52,11 +52,12 @@ export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
   /**
-   * A person's message, from POST messages (and /api/chat) or the socket's `send` frame: one path, so
-   * the two cannot drift. The person's checks, then stored and queued.
+   * A person's message, from POST messages (and /api/chat) or the socket's `send` frame, or a program's
+   * on their behalf (`source` "api", "mcp"): one path, so they cannot drift. The person's checks, then
+   * stored and queued.
    */
-  async post(t: ThreadRecord, userId: string, input: PostInput, requestId?: string): Promise<Accepted> {
-    return (await this.personChecks(t, userId, input)) || this.accept(t, { ...input, role: "user", source: "web", requestId });
+  async post(t: ThreadRecord, userId: string, input: PostInput, requestId?: string, source = "web"): Promise<Accepted> {
+    return (await this.personChecks(t, userId, input)) || this.accept(t, { ...input, role: "user", source, requestId });
   }
 
   /**

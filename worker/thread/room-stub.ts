@@ -18,6 +18,7 @@ export type RoomApi = Pick<
   | "file"
   | "post"
   | "accept"
+  | "ask"
   | "edit"
   | "regenerate"
   | "setHead"

@@ -11,6 +11,8 @@ import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, 
 import { database } from "../db/client";
 import { configOf, type Env } from "../env";
 import { LegacyImport } from "./legacy-import";
+import { importHistory, type AskInput } from "./api-history";
+import { RunFollower } from "./run-follower";
 import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import type { Accepted, AcceptInput } from "./intake";
 import type { OtherThread } from "./other-threads";
@@ -133,6 +135,40 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
    */
   post(who: Caller, input: PostInput): Promise<Accepted> {
     return this.withThread(who, (t) => this.parts.intake.post(t, who.userId, input, who.requestId));
+  }
+
+  /**
+   * A program's message (the compatible endpoints, the MCP server's ask), checked and queued as a
+   * person's post, with the frames of the run that answers it to follow (run-follower.ts). A new
+   * thread is made first, with the client's conversation as its history; the thread list gets it
+   * after the run has started, not before.
+   */
+  async ask(who: Caller, input: AskInput): Promise<RoomReply<{ message: Message; thread: Thread; events: ReadableStream<Uint8Array> }>> {
+    if (input.create) {
+      if (this.parts.store.deleted || this.parts.store.thread.get()) return refuse("conflict", "This thread already exists");
+      const { init, history } = input.create;
+      const { store, writer } = this.parts;
+      store.transaction(() => {
+        const t = newThreadRecord(who.threadId, who.userId, { ...init, kind: "api", source: input.source }, Date.now());
+        writer.createThread(t);
+        const head = importHistory(store, writer, t, history, input.source);
+        if (head) writer.updateThread({ headId: head });
+      });
+    }
+    return this.withThread(who, async (t) => {
+      if (input.ifHead !== undefined && t.headId !== input.ifHead) return refuse("conflict", "This thread has moved on since the conversation's last answer");
+      const edits = { ...(input.instructions !== undefined && input.instructions !== t.instructions ? { instructions: input.instructions } : {}), ...(input.model && input.model !== t.model ? { model: input.model } : {}) };
+      if (Object.keys(edits).length) this.parts.events.threadUpdated((t = this.parts.writer.updateThread(edits)));
+      const follower = new RunFollower(this.parts.events);
+      const accepted = await this.parts.intake.post(t, who.userId, { content: input.content }, who.requestId, input.source);
+      if (!accepted.ok) {
+        follower.close();
+        return accepted;
+      }
+      follower.follow(accepted.value.message.id);
+      if (input.create || Object.keys(edits).length) this.ctx.waitUntil(this.parts.outflow.changed((p) => this.ctx.waitUntil(p)));
+      return ok({ message: accepted.value.message, thread: publicThread(this.parts.store.thread.get() ?? t), events: follower.stream });
+    });
   }
 
   /** A message from another thread's object or a plugin: stored and queued (the spend cap if it runs). */
