@@ -5,6 +5,7 @@ import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, KnowledgeRes
 import type { Attachment, CREATED_THREAD_KINDS, Message, MessageKind, TaskStatus, Thread, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 import type { ApiKey } from "./api-keys";
+import type { OAuthConsent, OAuthDecision, OAuthRedirect } from "./oauth";
 
 export interface Health {
   ok: true;
@@ -111,6 +112,9 @@ export interface Api {
   "POST /api/keys": { body: { name: string }; response: { key: ApiKey; secret: string } };
   "GET /api/keys": { response: { keys: ApiKey[] } };
   "DELETE /api/keys/:keyId": { response: null };
+  /** `request`: the authorization request's query string; an invalid one its client must hear of answers its redirect instead. */
+  "GET /api/oauth/authorize": { query: { request: string }; response: { consent: OAuthConsent } | OAuthRedirect };
+  "POST /api/oauth/authorize": { body: OAuthDecision; response: OAuthRedirect };
   "POST /api/threads/:id/runs/:runId/approvals/:toolUseId": { body: { approve: boolean }; response: { approval: PendingApproval; approve: boolean } };
 }
 

@@ -11,3 +11,4 @@ export * from "./mcp";
 export * from "./format";
 export * from "./knowledge";
 export * from "./api-keys";
+export * from "./oauth";

@@ -9,6 +9,8 @@ export interface Env {
   USER_ROOM: DurableObjectNamespace;
   /** Files' bytes: attachments at `<owner>/<thread>/<id>`, projects' at `<owner>/projects/<project>/<id>`, shares' copies at `shares/<share>/<id>`. */
   FILES: R2Bucket;
+  /** The MCP server's OAuth authorization server: clients, grants and tokens (hashed, props encrypted), by the OAuth library (worker/http/oauth/). */
+  OAUTH_KV: KVNamespace;
   /** Workers AI and a Vectorize index of 768 dimensions (cosine): where both are bound, project search ranks by BM25 and embeddings together. */
   AI?: Ai;
   VECTORS?: Vectorize;

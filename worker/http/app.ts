@@ -22,6 +22,7 @@ import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { apiKeyRoutes } from "./api-keys";
+import { mcpRoute, oauthConsentRoutes, oauthEndpoints } from "./oauth";
 import { anthropicRoutes } from "./v1/anthropic";
 import { openAiRoutes } from "./v1/openai";
 import { openAiError } from "./v1/errors";
@@ -116,11 +117,15 @@ app.route("/api/schedules", scheduleRoutes);
 app.route("/api/search", searchRoutes);
 app.route("/api/models", modelRoutes);
 app.route("/api/keys", apiKeyRoutes);
+app.route("/api/oauth", oauthConsentRoutes);
 app.route("/api", chatRoutes);
 app.route("/api", adminRoutes);
 app.route("/api/dev", devFaultRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
+// An API key, or an access token of the app's own OAuth server (oauth/), whose endpoints are public.
+app.all("/mcp", mcpRoute);
+app.route("/", oauthEndpoints);
 // The compatible endpoints and the MCP server: programs, with an API key (key-auth.ts), not /api's sign-in.
 app.route("/v1", openAiRoutes);
 app.route("/v1", anthropicRoutes);
