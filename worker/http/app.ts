@@ -22,12 +22,10 @@ import { scheduleRoutes, threadScheduleRoutes } from "./schedules";
 import { modelRoutes } from "./models";
 import { chatRoutes } from "./chat";
 import { apiKeyRoutes } from "./api-keys";
-import { mcpRoute, oauthConsentRoutes, oauthEndpoints } from "./oauth";
 import { anthropicRoutes } from "./v1/anthropic";
 import { openAiRoutes } from "./v1/openai";
 import { openAiError } from "./v1/errors";
-import { apiSession } from "./key-auth";
-import { handleMcp } from "./mcp-server";
+import { mcpRoute, oauthConsentRoutes, oauthEndpoints } from "./oauth";
 import { adminRoutes } from "./admin";
 import { devFaultRoutes } from "./dev-faults";
 import { rateLimit } from "./rate-limit";
@@ -123,14 +121,13 @@ app.route("/api", adminRoutes);
 app.route("/api/dev", devFaultRoutes);
 
 app.all("/api/*", (c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`)));
-// An API key, or an access token of the app's own OAuth server (oauth/), whose endpoints are public.
-app.all("/mcp", mcpRoute);
-app.route("/", oauthEndpoints);
 // The compatible endpoints and the MCP server: programs, with an API key (key-auth.ts), not /api's sign-in.
 app.route("/v1", openAiRoutes);
 app.route("/v1", anthropicRoutes);
 app.all("/v1/*", (c) => openAiError(new ApiError("not_found", `No route ${c.req.method} ${c.req.path}`), c));
-app.all("/mcp", async (c) => handleMcp(c.req.raw, c.env, c.executionCtx, (await apiSession(c)).userId));
+// An API key, or an access token of the app's own OAuth server (oauth/), whose endpoints are public.
+app.all("/mcp", mcpRoute);
+app.route("/", oauthEndpoints);
 // A share link's page: the web app's read-only view, kept out of search engines like its data.
 app.use("/s/*", sharedPage);
 app.get("/s/:shareId", rateLimit("SHARE_LIMITER", "requests for shared threads"), sharedPageAnswer);
