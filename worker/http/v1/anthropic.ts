@@ -86,5 +86,5 @@ export function anthropicModels(list: ModelInfo[]) {
   return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
 }
 
-export const anthropicRoutes = new Hono<AppEnv>().use(v1BodyLimit).post("/messages", messages);
+export const anthropicRoutes = new Hono<AppEnv>().post("/messages", v1BodyLimit, messages);
 anthropicRoutes.onError(anthropicError);

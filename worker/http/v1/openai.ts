@@ -109,6 +109,6 @@ async function models(c: Context<AppEnv>) {
   return c.json({ object: "list", data: list.map((m) => ({ id: m.id, object: "model", created: 0, owned_by: "anthropic" })) });
 }
 
-export const openAiRoutes = new Hono<AppEnv>().use(v1BodyLimit).post("/chat/completions", completions).get("/models", models);
+export const openAiRoutes = new Hono<AppEnv>().post("/chat/completions", v1BodyLimit, completions).get("/models", models);
 // GET /v1/models is both APIs' route: its errors take the shape of the API the client speaks.
 openAiRoutes.onError((err, c) => (c.req.header("anthropic-version") && c.req.method === "GET" ? anthropicError(err, c) : openAiError(err, c)));
