@@ -9,6 +9,8 @@ import "./styles/index.css";
 
 // A share link's page is for anyone with the link: no session, no sign-in, none of the app around it.
 const SharedPage = lazy(() => import("./pages/SharedPage"));
+// An app asking to connect to the MCP server: the signed-in user decides, on a page of its own.
+const ConsentPage = lazy(() => import("./pages/ConsentPage"));
 const route = parseRoute(location.pathname);
 
 if (route.name !== "shared") restoreToken();
@@ -22,7 +24,13 @@ createRoot(document.getElementById("root")!).render(
         </Suspense>
       ) : (
         <SessionGate>
-          <App />
+          {route.name === "oauthConsent" ? (
+            <Suspense fallback={<div className="sign-in muted" role="status">Loading…</div>}>
+              <ConsentPage />
+            </Suspense>
+          ) : (
+            <App />
+          )}
         </SessionGate>
       )}
     </QueryClientProvider>

@@ -1,6 +1,8 @@
 // A tiny router on the history API: `/`, `/t/<threadId>`, `/projects/<projectId>`, `/plugins`, `/context`, `/tasks`,
-// `/scheduled`, `/usage`, `/settings/connections`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app).
+// `/scheduled`, `/usage`, `/settings/connections`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app),
+// and `/oauth/authorize`, the consent page an app connecting to the MCP server sends the user to (main.tsx shows it signed in, without the app).
 
+import { OAUTH_AUTHORIZE_PATH } from "@protocol";
 import type { AnchorHTMLAttributes, MouseEvent } from "react";
 import { createStore, useStore } from "./store";
 
@@ -14,6 +16,7 @@ export type Route =
   | { name: "scheduled" }
   | { name: "usage" }
   | { name: "connections" }
+  | { name: "oauthConsent" }
   | { name: "notFound" };
 
 /**
@@ -37,6 +40,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/scheduled") return { name: "scheduled" };
   if (path === "/usage") return { name: "usage" };
   if (path === CONNECTIONS_PATH) return { name: "connections" };
+  if (path === OAUTH_AUTHORIZE_PATH) return { name: "oauthConsent" };
   return { name: "notFound" };
 }
 
