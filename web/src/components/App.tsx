@@ -15,6 +15,7 @@ const ScheduledPage = lazy(() => import("../pages/ScheduledPage"));
 const UsagePage = lazy(() => import("../pages/UsagePage"));
 const ProjectPage = lazy(() => import("../pages/ProjectPage"));
 const ConnectionsPage = lazy(() => import("../pages/ConnectionsPage"));
+const ApiKeysPage = lazy(() => import("../pages/ApiKeysPage"));
 
 function RouteView() {
   const route = useRoute();
@@ -35,6 +36,8 @@ function RouteView() {
       return <UsagePage />;
     case "connections":
       return <ConnectionsPage />;
+    case "apiKeys":
+      return <ApiKeysPage />;
     default:
       return (
         <div className="page">

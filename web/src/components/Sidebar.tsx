@@ -1,5 +1,5 @@
 import { errorText } from "../api";
-import { CONNECTIONS_PATH, Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
+import { API_KEYS_PATH, CONNECTIONS_PATH, Link, navigate, threadPath, useRoute, type Route } from "../lib/router";
 import { useCreateThread } from "../queries/threadMutations";
 import { useSession } from "../session/SessionGate";
 import { NewProject } from "./NewProject";
@@ -14,6 +14,7 @@ const NAV: { to: string; label: string; testid: string; match: Route["name"] }[]
   { to: "/scheduled", label: "Scheduled", testid: "nav-scheduled", match: "scheduled" },
   { to: "/usage", label: "Usage", testid: "nav-usage", match: "usage" },
   { to: CONNECTIONS_PATH, label: "Connections", testid: "nav-connections", match: "connections" },
+  { to: API_KEYS_PATH, label: "API keys", testid: "nav-api-keys", match: "apiKeys" },
 ];
 
 /** Who is signed in, and the way out; a deployment without sign-in (`none`) says so instead. */

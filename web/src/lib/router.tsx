@@ -1,5 +1,5 @@
 // A tiny router on the history API: `/`, `/t/<threadId>`, `/projects/<projectId>`, `/plugins`, `/context`, `/tasks`,
-// `/scheduled`, `/usage`, `/settings/connections`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app),
+// `/scheduled`, `/usage`, `/settings/connections`, `/settings/api-keys`; and `/s/<shareId>`, a share link's read-only page (main.tsx shows it without the app),
 // and `/oauth/authorize`, the consent page an app connecting to the MCP server sends the user to (main.tsx shows it signed in, without the app).
 
 import { OAUTH_AUTHORIZE_PATH } from "@protocol";
@@ -16,6 +16,7 @@ export type Route =
   | { name: "scheduled" }
   | { name: "usage" }
   | { name: "connections" }
+  | { name: "apiKeys" }
   | { name: "oauthConsent" }
   | { name: "notFound" };
 
@@ -24,6 +25,9 @@ export type Route =
  * sign-in succeeded or `?mcp_error=<message>` when it did not.
  */
 export const CONNECTIONS_PATH = "/settings/connections";
+
+/** The API keys' page: keys for programs, and how to call the compatible endpoints with them. */
+export const API_KEYS_PATH = "/settings/api-keys";
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
@@ -40,6 +44,7 @@ export function parseRoute(pathname: string): Route {
   if (path === "/scheduled") return { name: "scheduled" };
   if (path === "/usage") return { name: "usage" };
   if (path === CONNECTIONS_PATH) return { name: "connections" };
+  if (path === API_KEYS_PATH) return { name: "apiKeys" };
   if (path === OAUTH_AUTHORIZE_PATH) return { name: "oauthConsent" };
   return { name: "notFound" };
 }

@@ -8,17 +8,20 @@ export function DataTable({
   columns,
   caption,
   testId,
+  className,
   children,
 }: {
   columns: (string | { hidden: string })[];
   /** Names the table for screen readers when no heading does. */
   caption?: string;
   testId?: string;
+  /** Beside `table`, for a page's own layout of its rows. */
+  className?: string;
   children: ReactNode;
 }) {
   return (
     <div className="table-wrap">
-      <table className="table" data-testid={testId}>
+      <table className={className ? `table ${className}` : "table"} data-testid={testId}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
