@@ -8,13 +8,13 @@ import { Link, navigate, threadPath } from "../lib/router";
 import { useDeleteThread, usePatchThread } from "../queries/threadMutations";
 import { useSession } from "../session/SessionGate";
 import { ApprovalBadge } from "./ApprovalBadge";
-import { ClockIcon } from "./ClockIcon";
 import { RenameThread } from "./RenameThread";
+import { ThreadKindMark } from "./ThreadKindMark";
 
 /**
  * One thread in the sidebar: its link (with a dot when it has news not seen yet, a badge when a tool
- * call waits for the user's approval, and a clock when it is a scheduled thread), and rename,
- * archive and delete (after a confirmation).
+ * call waits for the user's approval, a clock when it is a scheduled thread, "API" when a program
+ * made it), and rename, archive and delete (after a confirmation).
  */
 export const ThreadRow = memo(function ThreadRow({
   thread,
@@ -105,19 +105,14 @@ export const ThreadRow = memo(function ThreadRow({
   );
 });
 
-/** The row's link to its thread: its name (marked when scheduled), its last activity, and its news. */
+/** The row's link to its thread: its name (marked when scheduled or made through the API), its last activity, and its news. */
 function ThreadLink({ thread, active, unread, onNavigate }: { thread: Thread; active: boolean; unread: boolean; onNavigate: () => void }) {
   const prewarm = usePrewarmOnHover(thread.id);
   return (
     <Link href={threadPath(thread.id)} className="thread-link" aria-current={active ? "page" : undefined} onClick={onNavigate} {...prewarm}>
       <span className={`thread-dot is-${thread.status}`} aria-hidden="true" />
       <span className="thread-name">
-        {thread.kind === "cron" && (
-          <span className="thread-kind-mark" data-testid="thread-scheduled-mark" title="Scheduled thread">
-            <ClockIcon size={11} />
-            <span className="visually-hidden">Scheduled thread: </span>
-          </span>
-        )}
+        <ThreadKindMark kind={thread.kind} />
         {thread.name}
       </span>
       <span className="thread-time">

@@ -37,6 +37,10 @@ export function ThreadTitle({ thread }: { thread: Thread }) {
         <span className="pill pill-scheduled" data-testid="scheduled-thread-badge" title="This thread's purpose is its schedules: they post its prompts">
           Scheduled thread
         </span>
+      ) : thread.kind === "api" ? (
+        <span className="pill pill-api" data-testid="api-thread-badge" title="A program made this thread with an API key">
+          API thread
+        </span>
       ) : (
         thread.kind !== "general" && <span className="pill">{thread.kind}</span>
       )}
