@@ -81,7 +81,7 @@ export async function decide(call: Call, query: string, allow: boolean): Promise
 }
 
 export function exchangeCode(appEnv: Env, client: Client, code: string, verifier: string): Promise<Response> {
-  const secret = client.clientSecret ? { client_secret: client.clientSecret } : {};
+  const secret: Record<string, string> = client.clientSecret ? { client_secret: client.clientSecret } : {};
   return callApp(appEnv, "/oauth/token", form({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri, client_id: client.clientId, code_verifier: verifier, resource: RESOURCE, ...secret }));
 }
 
