@@ -22,6 +22,7 @@ interface Ids {
   project: string;
   projectFile: string;
   server: string;
+  key: string;
 }
 
 /** Alice's project, with a file, that her thread is in. */
@@ -55,6 +56,13 @@ async function aliceServer(): Promise<string> {
   return (await res.json<any>()).server.id;
 }
 
+/** Alice's API key (its name holds the word Bob must never see). */
+async function aliceKey(): Promise<string> {
+  const res = await alice("/api/keys", { body: { name: `key ${WORD}` } });
+  expect(res.status).toBe(201);
+  return (await res.json<any>()).key.id;
+}
+
 /** Alice's thread with an answered message, an attachment, a task, a context file, a schedule and an artifact. */
 async function aliceData(): Promise<Ids> {
   const thread = await createThreadVia(alice, { name: `alice ${WORD}` });
@@ -76,7 +84,7 @@ async function aliceData(): Promise<Ids> {
   const made = await alice(`/api/threads/${thread.id}/schedules`, { body: { prompt: `remind me of the ${WORD}`, every: 3600 } });
   expect(made.status).toBe(201);
   const { schedule } = await made.json<any>();
-  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id, ...(await aliceProject(thread.id)), server: await aliceServer() };
+  return { thread: thread.id, message: message.id, attachment: attachment.id, task, path, schedule: schedule.id, artifact: await aliceArtifact(thread.id), share: (await (await alice(`/api/threads/${thread.id}/shares`, { method: "POST" })).json<any>()).share.id, ...(await aliceProject(thread.id)), server: await aliceServer(), key: await aliceKey() };
 }
 
 /** Everything of Alice's that a probe could change, as she sees it. */
@@ -97,6 +105,7 @@ async function snapshot(ids: Ids) {
     projects: await read("/api/projects"),
     projectFiles: await read(`/api/projects/${ids.project}/files`),
     servers: await read("/api/mcp/servers"),
+    keys: await read("/api/keys"),
     context: await read(`/api/context/${ids.path}`),
     usage: await read("/api/metrics"),
     plugins: JSON.stringify((await env.DB.prepare("SELECT name, enabled, settings FROM plugin_configs ORDER BY name").all()).results),
@@ -224,6 +233,17 @@ const PROBES: Record<Route, Probe> = {
     expect(await res.text()).not.toContain(WORD);
   },
   "GET /api/mcp/servers": listsNothingOfAlice(() => "/api/mcp/servers"),
+  "POST /api/keys": async () => {
+    // Bob's key is his own: it lists nothing of Alice's.
+    const res = await bob("/api/keys", { body: { name: "bob's key" } });
+    expect(res.status).toBe(201);
+    const { secret } = await res.json<any>();
+    const threads = await callApp(tokenEnv, "/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_threads", arguments: {} } }, headers: { authorization: `Bearer ${secret}`, accept: "application/json, text/event-stream" } });
+    expect(threads.status).toBe(200);
+    expect(await threads.text()).not.toContain(WORD);
+  },
+  "GET /api/keys": listsNothingOfAlice(() => "/api/keys"),
+  "DELETE /api/keys/:keyId": notFound((i) => `/api/keys/${i.key}`, () => ({ method: "DELETE" })),
   "PATCH /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "DELETE" })),
   "POST /api/threads/:id/runs/:runId/approvals/:toolUseId": notFound((i) => `/api/threads/${i.thread}/runs/run_x/approvals/toolu_x`, () => ({ body: { approve: true } })),
