@@ -1,6 +1,7 @@
 // Accessibility: axe-core on every page (chat, a project, a shared thread, the thread's settings,
-// usage, Connections with a server listed, a tool call waiting for approval). No serious or critical
-// violation, and no `region` finding: all content is in landmarks.
+// usage, Connections with a server listed, a tool call waiting for approval, API keys with a key's
+// one-time secret and its revoke dialog). No serious or critical violation, and no `region` finding:
+// all content is in landmarks.
 import AxeBuilder from "@axe-core/playwright";
 import assert from "node:assert/strict";
 import { after, before, describe } from "node:test";
@@ -129,6 +130,30 @@ describe("accessibility (axe-core)", () => {
       await api(`/api/threads/${waiting.id}`, { method: "DELETE" }).catch(() => {});
     } finally {
       await removeServer(name);
+    }
+  });
+
+  it("finds nothing serious on API keys: a key listed, its one-time secret, the revoke dialog", async () => {
+    const { page } = await newPage();
+    await page.goto(`${APP_URL}/settings/api-keys`);
+    await page.getByTestId("api-usage").waitFor();
+    await page.getByTestId("api-key-create").click();
+    await page.getByTestId("api-key-name-problem").waitFor();
+    await check(page, "API keys, the form's problem");
+    await page.getByTestId("api-key-name").fill("a11y");
+    await page.getByTestId("api-key-create").click();
+    const panel = page.getByTestId("api-key-secret-panel");
+    await panel.waitFor();
+    const keyId = await panel.getAttribute("data-key-id");
+    try {
+      await page.locator(`[data-testid="api-key-row"][data-key-id="${keyId}"]`).waitFor();
+      await check(page, "API keys, a new key's secret");
+      await panel.getByTestId("api-key-dismiss").click();
+      await page.locator(`[data-testid="api-key-row"][data-key-id="${keyId}"]`).getByTestId("api-key-revoke").click();
+      await page.getByTestId("api-key-revoke-dialog").waitFor();
+      await check(page, "API keys, revoking a key");
+    } finally {
+      await api(`/api/keys/${keyId}`, { method: "DELETE" }).catch(() => {});
     }
   });
 
