@@ -34,6 +34,7 @@ const logger = consoleLogger("oauth");
 
 /** The request's execution context, which Hono types narrower than the runtime's (what the library's roles take). */
 export const executionOf = (c: Context): ExecutionContext => c.executionCtx as ExecutionContext;
+
 const built = new Map<string, OAuthRoles | null>();
 
 /** The authorization server and resource of the request's origin; null where OAuth cannot be (plain http on a host other than loopback). */
