@@ -243,6 +243,9 @@ const PROBES: Record<Route, Probe> = {
     expect(await threads.text()).not.toContain(WORD);
   },
   "GET /api/keys": listsNothingOfAlice(() => "/api/keys"),
+  // A consent names a client, never a user: Bob's answer for a client nobody registered says only that.
+  "GET /api/oauth/authorize": status(400, () => `/api/oauth/authorize?request=${encodeURIComponent("response_type=code&client_id=nobody")}`),
+  "POST /api/oauth/authorize": status(400, () => "/api/oauth/authorize", () => ({ body: { request: "response_type=code&client_id=nobody", allow: true } })),
   "DELETE /api/keys/:keyId": notFound((i) => `/api/keys/${i.key}`, () => ({ method: "DELETE" })),
   "PATCH /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "PATCH", body: { enabled: false } })),
   "DELETE /api/mcp/servers/:serverId": notFound((i) => `/api/mcp/servers/${i.server}`, () => ({ method: "DELETE" })),
