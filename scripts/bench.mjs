@@ -23,6 +23,7 @@ import { d1AwayFromTheStart } from "./bench/d1-away.mjs";
 import { SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-object.mjs";
 import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
 import { ingest, retrieval } from "./bench/knowledge.mjs";
+import { apiLatency } from "./bench/api-endpoint.mjs";
 import { docxParts, prose, zipParts } from "../test/extract/ooxml-builder.ts";
 
 const args = Object.fromEntries(
@@ -70,6 +71,7 @@ async function measure(upstream, vars, { withFanout }) {
       ["a request that does nothing, round trip (ms)", stats(await floor(app.base, opts.runs))],
       ["POST → upstream request (ms)", stats(lat.overhead)],
       ["socket send → upstream request (ms)", stats(lat.socketOverhead)],
+      ["API (chat completions, streaming) send → upstream request (ms)", stats((await apiLatency(app.base, upstream, opts)).overhead)],
       ["upstream delta → socket delta, every token (ms)", stats(lat.tokenLatency)],
       ["upstream delta → socket delta, first token (ms)", stats(lat.firstToken)],
       ["upstream delta → socket delta, last token (ms)", stats(lat.lastToken)],
