@@ -5,7 +5,7 @@
 // each message's role and text, with whitespace evened out, since clients trim or re-wrap what they
 // got back.
 import { MAX_CONTENT_CHARS, MAX_INSTRUCTIONS_CHARS } from "../../../protocol";
-import type { HistoryTurn } from "../../thread/api-history";
+import type { HistoryTurn } from "../../thread";
 import { ApiError } from "../errors";
 
 export interface ClientMessage {

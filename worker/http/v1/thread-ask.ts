@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { configOf, type Env } from "../../env";
 import { newId } from "../../lib/ids";
 import { hintFrom } from "../../lib/placement";
-import type { AskInput } from "../../thread/api-history";
+import type { AskInput } from "../../thread";
 import { userStub } from "../../user/stub";
 import { fromRoom, roomStub, type AppEnv } from "../app-env";
 import { ApiError } from "../errors";
