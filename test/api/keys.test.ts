@@ -104,6 +104,17 @@ describe("a key acts as its user", () => {
     await runInDurableObject(threadObject(threadId), (r: ThreadRoom) => void (r.faults.limits.posts = undefined));
     await settle();
 
+    // New threads: each new conversation is one, under the per-user limit on them (3 a minute here).
+    const { users: n, as: asNew, tokenEnv: env3 } = tokenUsers("starter");
+    const starter = (await makeKey(asNew(n.starter))).secret;
+    const tight = { ...env3, THREAD_LIMITER: env.TIGHT_LIMITER };
+    const fresh = marker("fresh");
+    await script(fresh, [{ kind: "text", text: "a" }, { kind: "text", text: "b" }, { kind: "text", text: "c" }]);
+    const starts = [];
+    for (let i = 0; i < 4; i++) starts.push((await callApp(tight, "/v1/chat/completions", { body: completion(`${fresh} conversation ${i}`), headers: { authorization: `Bearer ${starter}` } })).status);
+    expect(starts).toEqual([200, 200, 200, 429]);
+    await settle();
+
     // The spend cap ($50 in the tests): a run that costs $60, then the next request is refused.
     const costly = marker("costly-api");
     await script(costly, [{ kind: "text", text: "An expensive answer.", usage: { output_tokens: 4_000_000 } }]);
