@@ -1,6 +1,6 @@
 // Builders for the web app's unit tests: protocol shapes with defaults, frames, and a Storage.
 
-import type { Attachment, EventFrame, EventMap, EventName, Message, Task, Thread } from "@protocol";
+import type { Attachment, EventFrame, EventMap, EventName, Message, Research, Subquestion, Task, Thread } from "@protocol";
 
 export function message(over: Partial<Message> = {}): Message {
   return {
@@ -34,6 +34,25 @@ export function task(over: Partial<Task> = {}): Task {
     verdict: null,
     createdAt: 1_000,
     updatedAt: 1_000,
+    ...over,
+  };
+}
+
+export function subquestion(over: Partial<Subquestion> = {}): Subquestion {
+  return { text: "What is it?", taskId: null, status: "planned", sources: [], ...over };
+}
+
+export function research(over: Partial<Research> = {}): Research {
+  return {
+    id: "res_1",
+    threadId: "thr_1",
+    question: "How do heat pumps work in cold climates?",
+    status: "running",
+    subquestions: [subquestion()],
+    artifactId: null,
+    costUsd: 0,
+    startedAt: 10_000,
+    endedAt: null,
     ...over,
   };
 }
