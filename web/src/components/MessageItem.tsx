@@ -10,6 +10,7 @@ import { Markdown } from "./Markdown";
 import { MemoryLine } from "./MemoryLine";
 import { MessageAction } from "./MessageAction";
 import { MessageChips, MessageFrame } from "./MessageFrame";
+import { ResearchMessage } from "./ResearchMessage";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { useChatActions } from "./chatActions";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
@@ -104,6 +105,7 @@ export const MessageItem = memo(function MessageItem({
 
   if (m.role === "user") return <UserMessage message={m} />;
   if (m.role === "system") {
+    if (typeof meta.researchId === "string") return <ResearchMessage message={m} researchId={meta.researchId} />;
     if (meta.type === "cross-thread-notification") {
       return (
         <MessageFrame role="system" kind={m.kind} id={m.id} extra={{ "data-type": "cross-thread-notification" }}>
