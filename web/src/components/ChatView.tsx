@@ -5,6 +5,7 @@ import { useFileDrop } from "../hooks/useFileDrop";
 import { useJumpToMessage } from "../hooks/useJumpToMessage";
 import { useMessageActions } from "../hooks/useMessageActions";
 import { useOpenThread } from "../hooks/useOpenThread";
+import { useResearchComposer } from "../hooks/useResearchComposer";
 import { useThreadChat } from "../hooks/useThreadChat";
 import { useThreadTimeline } from "../hooks/useThreadTimeline";
 import { useSession } from "../session/SessionGate";
@@ -15,6 +16,7 @@ import { ChatAnnouncements } from "./ChatAnnouncements";
 import { ChatHeader } from "./ChatHeader";
 import { MessagesLoad, NoMessages, ThreadNotFound } from "./ChatViewStates";
 import { Composer, type ComposerHandle } from "./Composer";
+import { ErrorDetails } from "./ErrorDetails";
 import { MessageList } from "./MessageList";
 import { TaskStrip } from "./TaskStrip";
 
@@ -31,6 +33,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
   const composer = useRef<ComposerHandle>(null);
   const branches = useBranchActions(threadId, state.messages, chat);
   const message = useDraftMessage(threadId, setNotice);
+  const research = useResearchComposer(message.threadFor, message.sent);
   const drop = useFileDrop(message.files.add);
 
   useEffect(() => {
@@ -83,11 +86,12 @@ export function ChatView({ threadId }: { threadId: string | null }) {
             {alert}
           </div>
         )}
+        {research.error && <ErrorDetails error={research.error} />}
         <Composer
           ref={composer}
           value={message.draft}
           onChange={message.setDraft}
-          onSend={message.send}
+          onSend={research.on ? research.ask : message.send}
           running={running}
           onStop={chat.stop}
           uploads={message.files.uploads}
@@ -95,6 +99,7 @@ export function ChatView({ threadId }: { threadId: string | null }) {
           onFiles={message.files.add}
           onRemoveUpload={message.files.remove}
           onEditLast={editLast}
+          research={{ on: research.on, onToggle: research.toggle, starting: research.pending }}
         />
       </footer>
 

@@ -1,7 +1,8 @@
-import { MAX_CONTENT_CHARS } from "@protocol";
+import { MAX_CONTENT_CHARS, MAX_RESEARCH_QUESTION } from "@protocol";
 import { forwardRef, useImperativeHandle, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useAutosize } from "../hooks/useAutosize";
 import { ACCEPTED_FILES, type Upload, type UploadsSummary } from "../lib/uploads";
+import { ResearchSwitch } from "./ResearchSwitch";
 import { UploadTray } from "./UploadTray";
 
 export interface ComposerHandle {
@@ -57,15 +58,19 @@ function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void;
 }
 
 /** Under the box: the text's length when it is too long, what files hold the message back, or the keys. */
-function ComposerHint({ length, tooLong, waiting }: { length: number; tooLong: boolean; waiting: string | null }) {
+function ComposerHint({ length, limit, waiting, research }: { length: number; limit: number; waiting: string | null; research: boolean }) {
   return (
     <span id="composer-hint" className="muted small composer-hint" aria-live="polite">
-      {tooLong ? (
+      {length > limit ? (
         <span className="error-text">
-          {length.toLocaleString()} / {MAX_CONTENT_CHARS.toLocaleString()} characters
+          {length.toLocaleString()} / {limit.toLocaleString()} characters
         </span>
       ) : waiting ? (
         <span data-testid="composer-waiting">{waiting}</span>
+      ) : research ? (
+        <span className="composer-keys" data-testid="composer-research-hint">
+          <kbd>Enter</kbd> starts a research on this question
+        </span>
       ) : (
         <span className="composer-keys">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
@@ -77,7 +82,8 @@ function ComposerHint({ length, tooLong, waiting }: { length: number; tooLong: b
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line; grows with its text. Files come by the
- * attach button or by pasting images; the Up arrow in an empty box edits the last message.
+ * attach button or by pasting images; the Up arrow in an empty box edits the last message. With the
+ * Research switch on, Enter starts a research on the text instead (no files go with it).
  */
 export const Composer = forwardRef<
   ComposerHandle,
@@ -95,17 +101,21 @@ export const Composer = forwardRef<
     onEditLast?: () => boolean;
     disabled?: boolean;
     placeholder?: string;
+    /** The Research switch, where research may start (left out: no switch). */
+    research?: { on: boolean; onToggle: () => void; starting: boolean };
   }
 >(function Composer(props, ref) {
-  const { value, onChange, onSend, running, onStop, uploads, uploadsSummary, onFiles, onRemoveUpload, onEditLast, disabled, placeholder } = props;
+  const { value, onChange, onSend, running, onStop, uploads, uploadsSummary, onFiles, onRemoveUpload, onEditLast, disabled, placeholder, research } = props;
+  const researching = research?.on ?? false;
   const textarea = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
 
   useAutosize(textarea, value, 320);
 
-  const tooLong = value.length > MAX_CONTENT_CHARS;
-  const waiting = waitingFor(uploadsSummary);
-  const canSend = !disabled && value.trim().length > 0 && !tooLong && !waiting;
+  const limit = researching ? MAX_RESEARCH_QUESTION : MAX_CONTENT_CHARS;
+  const tooLong = value.length > limit;
+  const waiting = researching ? null : waitingFor(uploadsSummary);
+  const canSend = !disabled && value.trim().length > 0 && !tooLong && !waiting && !research?.starting;
 
   const send = () => {
     if (!canSend) return;
@@ -139,7 +149,7 @@ export const Composer = forwardRef<
     >
       <UploadTray uploads={uploads} onRemove={onRemoveUpload} />
       <label htmlFor="composer-input" className="visually-hidden">
-        Message
+        {researching ? "Research question" : "Message"}
       </label>
       <textarea
         id="composer-input"
@@ -147,7 +157,7 @@ export const Composer = forwardRef<
         data-testid="composer"
         rows={1}
         value={value}
-        placeholder={placeholder ?? "Message Claude…"}
+        placeholder={researching ? "Ask a question to research…" : (placeholder ?? "Message Claude…")}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
@@ -156,16 +166,23 @@ export const Composer = forwardRef<
         aria-invalid={tooLong || undefined}
       />
       <div className="composer-actions">
-        <AttachButton onFiles={onFiles} disabled={disabled} />
-        <ComposerHint length={value.length} tooLong={tooLong} waiting={waiting} />
+        <AttachButton onFiles={onFiles} disabled={disabled || researching} />
+        {research && <ResearchSwitch on={research.on} onToggle={research.onToggle} disabled={disabled} />}
+        <ComposerHint length={value.length} limit={limit} waiting={waiting} research={researching} />
         {running && (
           <button type="button" className="button danger" data-testid="stop" onClick={onStop} aria-label="Stop the reply">
             <span aria-hidden="true">■</span> Stop
           </button>
         )}
-        <button type="submit" className="button primary" data-testid="send" disabled={!canSend} aria-label="Send message">
-          Send <span aria-hidden="true">↵</span>
-        </button>
+        {researching ? (
+          <button type="submit" className="button primary" data-testid="send" disabled={!canSend} aria-label="Start a research on this question">
+            {research?.starting ? "Starting…" : "Research"} <span aria-hidden="true">↵</span>
+          </button>
+        ) : (
+          <button type="submit" className="button primary" data-testid="send" disabled={!canSend} aria-label="Send message">
+            Send <span aria-hidden="true">↵</span>
+          </button>
+        )}
       </div>
     </form>
   );

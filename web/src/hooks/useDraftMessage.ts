@@ -33,6 +33,19 @@ export function useDraftMessage(threadId: string | null, onNotice: (notice: stri
   const files = useUploads(threadFor);
   const { mutateAsync: sendMessage, isPending: sending } = useSendMessage(threadFor);
 
+  /** What went (a message, or a research question) leaves the box; a new conversation's opens its thread. */
+  const sent = useCallback(
+    (id: string) => {
+      if (threadId) {
+        setDraft("");
+      } else {
+        clearDraft(storage, null);
+        navigate(threadPath(id));
+      }
+    },
+    [threadId, setDraft, storage],
+  );
+
   const send = useCallback(
     async (content: string) => {
       // A new conversation's first message goes once, even when Enter is pressed again while its
@@ -42,18 +55,13 @@ export function useDraftMessage(threadId: string | null, onNotice: (notice: stri
       try {
         const id = await sendMessage({ content, attachments: files.summary.attachments });
         files.clear();
-        if (threadId) {
-          setDraft("");
-        } else {
-          clearDraft(storage, null);
-          navigate(threadPath(id));
-        }
+        sent(id);
       } catch (err) {
         onNotice(`Could not create a thread: ${errorText(err)}`);
       }
     },
-    [threadId, sending, sendMessage, setDraft, storage, files, onNotice],
+    [threadId, sending, sendMessage, sent, files, onNotice],
   );
 
-  return { draft, setDraft, files, send };
+  return { draft, setDraft, files, send, threadFor, sent };
 }

@@ -25,8 +25,8 @@ export function useSwitchBranch(show: (messages: Message[]) => void) {
   });
 }
 
-/** A name for a thread created by its first message. */
-function nameFrom(content: string): string {
+/** A name for a thread created by its first message (or its first research question). */
+export function nameFrom(content: string): string {
   const line = content.trim().split("\n")[0].replace(/\s+/g, " ");
   return line.length > 48 ? line.slice(0, 47) + "…" : line || "New thread";
 }
