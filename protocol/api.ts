@@ -5,6 +5,7 @@ import type { Artifact, ArtifactInfo, ContextFile, ContextFileInfo, KnowledgeRes
 import type { Attachment, CREATED_THREAD_KINDS, Message, MessageKind, TaskStatus, Thread, ThreadStatus } from "./shapes";
 import type { McpServer, McpServerBody, McpServerPatch, PendingApproval } from "./mcp";
 import type { ApiKey } from "./api-keys";
+import type { Research, StartResearchBody } from "./research";
 import type { OAuthConsent, OAuthDecision, OAuthRedirect } from "./oauth";
 
 export interface Health {
@@ -109,6 +110,10 @@ export interface Api {
   "GET /api/mcp/servers": { response: { servers: McpServer[] } };
   "PATCH /api/mcp/servers/:serverId": { body: McpServerPatch; response: { server: McpServer } };
   "DELETE /api/mcp/servers/:serverId": { response: null };
+  "POST /api/threads/:id/research": { body: StartResearchBody; response: { research: Research } };
+  "POST /api/threads/:id/research/:researchId/plan": { body: { subquestions: string[] }; response: { research: Research } };
+  "POST /api/threads/:id/research/:researchId/stop": { response: { research: Research } };
+  "GET /api/threads/:id/research/:researchId": { response: { research: Research } };
   "POST /api/keys": { body: { name: string }; response: { key: ApiKey; secret: string } };
   "GET /api/keys": { response: { keys: ApiKey[] } };
   "DELETE /api/keys/:keyId": { response: null };

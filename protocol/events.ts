@@ -3,6 +3,7 @@
 import type { ApiErrorCode, RunErrorCode, SocketErrorCode } from "./errors";
 import type { CodeOutput } from "./code-activity";
 import type { PendingApproval } from "./mcp";
+import type { Research } from "./research";
 import type { ArtifactInfo, Task } from "./resources";
 import type { Citation, Message, TaskStatus, Thread, Usage, WebSource } from "./shapes";
 
@@ -89,6 +90,8 @@ export interface EventMap {
    * keep (the storage quota, its size, the Files API) is named in `skipped` with the reason.
    */
   "code:output": RunRef & CodeOutput;
+  /** A research changed (its status, a sub-question's, its sources, its cost, its report). */
+  "research:updated": { threadId: string; research: Research };
 }
 
 export type EventName = keyof EventMap;

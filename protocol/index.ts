@@ -11,4 +11,5 @@ export * from "./mcp";
 export * from "./format";
 export * from "./knowledge";
 export * from "./api-keys";
+export * from "./research";
 export * from "./oauth";

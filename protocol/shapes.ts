@@ -111,6 +111,8 @@ export interface MessageMetadata {
   /** A schedule's fire: the schedule, and its name as it was (a message badge shows it). */
   scheduleId?: string;
   scheduleName?: string;
+  /** A research started in this thread: its card stands here (GET .../research/:researchId). */
+  researchId?: string;
   /** Regenerate: the message this one regenerates. */
   regenerates?: string;
   /** A cross-thread notification: "cross-thread-notification"; a check-in: "task-checkin". */

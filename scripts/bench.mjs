@@ -24,6 +24,7 @@ import { SEARCHES, searchAmongUsers, userRouteRoundTrips } from "./bench/user-ob
 import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
 import { ingest, retrieval } from "./bench/knowledge.mjs";
 import { apiLatency } from "./bench/api-endpoint.mjs";
+import { researchWall } from "./bench/research.mjs";
 import { docxParts, prose, zipParts } from "../test/extract/ooxml-builder.ts";
 
 const args = Object.fromEntries(
@@ -92,6 +93,7 @@ async function measure(upstream, vars, { withFanout }) {
         order.push(`${n}: ${fan.inOrder ? "every token, in order" : "MISSING OR OUT OF ORDER TOKENS"}`);
       }
       notes.push(`fan-out delivery: ${order.join("; ")}`);
+      rows.push(["research, 5 tasks of 2 s: wall (ms)", stats(await researchWall(app.base, upstream, 5))]);
     }
     // Fresh threads for each path, and a pause between: neither finds objects the other woke or busy.
     const manyPosts = await manyThreads(app.base, upstream, 50, opts, "post");

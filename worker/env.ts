@@ -1,4 +1,4 @@
-import { PROJECT_FILES_DEFAULT } from "../protocol";
+import { PROJECT_FILES_DEFAULT, RESEARCH_MAX_TASKS } from "../protocol";
 
 /** Bindings and raw settings of the Worker and of its objects, ThreadRoom and UserRoom (wrangler.toml, secrets). */
 export interface Env {
@@ -88,6 +88,13 @@ export interface Env {
   CODE_RUNS_PER_RUN?: string;
   /** Files a project keeps at most (default 500). */
   PROJECT_FILES_MAX?: string;
+  /** Research: "0" starts a plan's tasks without the person's review; its sub-questions (3 to 8), budget ($2), time (900 s), searches per task (10). */
+  RESEARCH_REVIEW?: string;
+  RESEARCH_MIN_TASKS?: string;
+  RESEARCH_MAX_TASKS?: string;
+  RESEARCH_BUDGET_USD?: string;
+  RESEARCH_TIME_LIMIT_S?: string;
+  RESEARCH_SEARCHES_PER_TASK?: string;
   /** The share of the model's window a project's text may fill and still be sent whole (default 0.25). */
   PROJECT_WHOLE_SHARE?: string;
   /** Characters of text one document may hold (default 5,000,000), and the time its extraction may take (ms, default 20,000). */
@@ -147,6 +154,8 @@ export interface Config {
   documentMaxChars: number;
   documentParseMs: number;
   projectMaxChars: number;
+  /** A research's defaults (the request may lower its bounds). */
+  research: { review: boolean; minTasks: number; maxTasks: number; budgetUsd: number; timeLimitS: number; searchesPerTask: number };
 }
 
 export const VERSION = "0.2.0";
@@ -202,6 +211,14 @@ export function configOf(env: Env): Config {
       documentMaxChars: numberVar(env.DOCUMENT_MAX_CHARS, 5_000_000),
       documentParseMs: numberVar(env.DOCUMENT_PARSE_MS, 20_000),
       projectMaxChars: numberVar(env.PROJECT_MAX_CHARS, 50_000_000),
+      research: {
+        review: env.RESEARCH_REVIEW !== "0",
+        minTasks: numberVar(env.RESEARCH_MIN_TASKS, 3),
+        maxTasks: Math.min(numberVar(env.RESEARCH_MAX_TASKS, RESEARCH_MAX_TASKS), RESEARCH_MAX_TASKS),
+        budgetUsd: numberVar(env.RESEARCH_BUDGET_USD, 2),
+        timeLimitS: numberVar(env.RESEARCH_TIME_LIMIT_S, 900),
+        searchesPerTask: numberVar(env.RESEARCH_SEARCHES_PER_TASK, 10),
+      },
       codeExecution: env.CODE_EXECUTION !== undefined ? env.CODE_EXECUTION === "1" || env.CODE_EXECUTION === "true" : Boolean(env.ANTHROPIC_API_KEY),
     };
     parsed.set(env, config);

@@ -89,6 +89,16 @@ describe("a run through the API", () => {
   });
 });
 
+it("refuses to write, as a person would be refused, in a thread its person archived", async () => {
+  const m = marker("api-archived");
+  await script(m, [{ kind: "text", text: "Before the archive." }]);
+  const first = await client.chat.completions.create({ model, messages: [{ role: "user", content: `${m} hi` }] }).withResponse();
+  const threadId = first.response.headers.get("x-thread-id")!;
+  await settle();
+  expect((await person(`/api/threads/${threadId}`, { method: "PATCH", body: { status: "archived" } })).status).toBe(200);
+  await expect(client.chat.completions.create({ model, messages: [{ role: "user", content: "more" }] }, { headers: { "X-Thread-Id": threadId } })).rejects.toMatchObject({ status: 409, message: expect.stringContaining("archived") });
+});
+
 it("puts a new thread in the project X-Project-Id names, and refuses one not the user's", async () => {
   const project = (await (await person("/api/projects", { body: { name: "API project" } })).json<any>()).project;
   const m = marker("api-project");

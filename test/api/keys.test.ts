@@ -120,9 +120,13 @@ describe("a key acts as its user", () => {
     await script(costly, [{ kind: "text", text: "An expensive answer.", usage: { output_tokens: 4_000_000 } }]);
     expect((await send(`${costly} spend`)).status).toBe(200);
     await settle();
+    const listed = async () => (await (await call("/api/threads")).json<any>()).threads.length;
+    const before = await listed();
     const capped = await send(`${costly} more`);
     expect(capped.status).toBe(429);
     expect((await capped.json<any>()).error.message).toContain("$50.00");
+    // Refused before its thread was made: no thread is left behind.
+    expect(await listed()).toBe(before);
     await settle();
   });
 });

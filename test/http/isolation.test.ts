@@ -243,6 +243,11 @@ const PROBES: Record<Route, Probe> = {
     expect(await threads.text()).not.toContain(WORD);
   },
   "GET /api/keys": listsNothingOfAlice(() => "/api/keys"),
+  // Research lives on its thread's object: another user's thread is not found, whatever the research.
+  "POST /api/threads/:id/research": notFound((i) => `/api/threads/${i.thread}/research`, () => ({ body: { question: `about ${WORD}` } })),
+  "GET /api/threads/:id/research/:researchId": notFound((i) => `/api/threads/${i.thread}/research/res_0000000000000000000`),
+  "POST /api/threads/:id/research/:researchId/plan": notFound((i) => `/api/threads/${i.thread}/research/res_0000000000000000000/plan`, () => ({ body: { subquestions: ["x"] } })),
+  "POST /api/threads/:id/research/:researchId/stop": notFound((i) => `/api/threads/${i.thread}/research/res_0000000000000000000/stop`, () => ({ method: "POST" })),
   // A consent names a client, never a user: Bob's answer for a client nobody registered says only that.
   "GET /api/oauth/authorize": status(400, () => `/api/oauth/authorize?request=${encodeURIComponent("response_type=code&client_id=nobody")}`),
   "POST /api/oauth/authorize": status(400, () => "/api/oauth/authorize", () => ({ body: { request: "response_type=code&client_id=nobody", allow: true } })),

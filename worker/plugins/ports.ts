@@ -1,7 +1,7 @@
 // What a plugin's context lends it: its own thread (with the thread's schedules and artifacts, kept by
 // the thread's object), the owner's files and tasks (kept by the owner's object), and the model. Each
 // port checks what the routes check; a plugin names no user.
-import type { ArtifactInfo, ArtifactType, ContextFile, Message, MessageKind, MessageMetadata, Role, Schedule, ScheduleBody, ScheduleStatus, Thread, Usage } from "../../protocol";
+import type { ArtifactInfo, ArtifactType, ContextFile, Message, MessageKind, MessageMetadata, Research, Role, Schedule, ScheduleBody, ScheduleStatus, Thread, Usage } from "../../protocol";
 import type { agentRuns, TaskRow } from "../db/schema";
 import type { RunProject } from "../lib/run-project";
 
@@ -90,6 +90,8 @@ export interface ThreadPort {
   sockets(): WebSocket[];
   schedules: SchedulePort;
   artifacts: ArtifactPort;
+  /** Starts a research in this thread (research/driver.ts): its card, then its plan. */
+  research: { start(question: string): { ok: true; research: Research } | { ok: false; reason: string } };
 }
 
 export interface ModelPort {

@@ -16,6 +16,7 @@ import { memoryPlugin } from "./memory";
 import { validatorPlugin } from "./validator";
 import { schedulePlugin } from "./schedule";
 import { artifactsPlugin } from "./artifacts";
+import { researchPlugin } from "./research";
 
 export const PLUGINS: PluginDefinition<any>[] = [
   activityPlugin,
@@ -25,6 +26,7 @@ export const PLUGINS: PluginDefinition<any>[] = [
   codePlugin,
   memoryPlugin,
   delegationPlugin,
+  researchPlugin,
   validatorPlugin,
   titlesPlugin,
   schedulePlugin,

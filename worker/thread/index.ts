@@ -6,4 +6,4 @@ export type { Caller, RoomReply } from "./room-reply";
 export type { Accepted } from "./intake";
 export { clientMessageId, postBody, type PostInput } from "./post-input";
 export { scheduleCreate, schedulePatch } from "./scheduler";
-export type { AskInput, HistoryTurn } from "./api-history";
+export type { AskInput, HistoryTurn } from "./program-ask";

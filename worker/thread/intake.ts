@@ -45,6 +45,9 @@ interface IntakeDeps {
   waitUntil(p: Promise<unknown>): void;
 }
 
+/** Sources that write as the thread's person (the app, or a program with their key): an archived thread refuses them. */
+const PEOPLE = new Set(["web", "api", "mcp"]);
+
 /** The rate limit's window: a refused person may post again once it has passed. */
 const LIMIT_PERIOD_SEC = 60;
 
@@ -150,7 +153,7 @@ export class Intake {
     const { store, config } = this.deps;
     const known = input.clientMessageId ? store.messages.byClientId(input.clientMessageId) : null;
     if (known) return ok({ message: store.messages.present(known), duplicate: true });
-    if ((store.thread.get() ?? t).status === "archived" && input.source === "web") return refuse("conflict", "This thread is archived; unarchive it to write");
+    if ((store.thread.get() ?? t).status === "archived" && PEOPLE.has(input.source ?? "")) return refuse("conflict", "This thread is archived; unarchive it to write");
     const files = input.attachments?.length ? store.files.resolve(input.attachments) : [];
     if (!files) return refuse("invalid_request", "An attachment is unknown, or belongs to another thread: upload it to this thread first");
     const runs = input.run !== false;

@@ -21,6 +21,7 @@ import type { RoomStore } from "./store";
 import { messageRecord } from "./store/messages";
 import { publicThread } from "./store/thread-row";
 import type { ThreadWriter } from "./writer";
+import type { ResearchDriver } from "./research";
 import type { UserApi } from "../user/stub";
 
 /** The parts of a thread object its plugins reach through their contexts. */
@@ -38,6 +39,7 @@ export interface PluginRoom {
   stepZero: StepZero;
   intake: Intake;
   scheduler: Scheduler;
+  research: ResearchDriver;
 }
 
 /** The plugin's view of its own thread; what it adds is stored with the plugin's name as source. */
@@ -74,6 +76,13 @@ function threadPort(room: PluginRoom, source: string): ThreadPort {
     sockets: () => room.ctx.getWebSockets(),
     schedules: schedulePort(room),
     artifacts: artifactPort(room),
+    research: {
+      start: (question) => {
+        const t = room.store.thread.get()!;
+        const started = room.research.start(t, { question }, source);
+        return started.ok ? { ok: true, research: started.value } : { ok: false, reason: started.error.message };
+      },
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 // A thread object's parts, each built from those before it: the store and its writer, where rows go
 // after it (outflow), step 0, the spend guard, the model's view, the plugins, the broadcaster, the run
-// queue and the intake, the sockets, the scheduler; and what the plugins are lent of them.
+// queue and the intake (a program's asks through it), the sockets, the scheduler; and what the plugins are lent of them.
 import { database, newUsage } from "../db/client";
 import { configOf, type Env } from "../env";
 import { createInvoker } from "../invoker/client";
@@ -16,6 +16,9 @@ import { ConfigCopy } from "../plugins/config-copy";
 import { Approvals } from "./approvals";
 import { Broadcaster } from "./broadcaster";
 import { Intake } from "./intake";
+import { ProgramAsk } from "./program-ask";
+import { RESEARCH_DRIVER, ResearchDriver, sourcesIn } from "./research";
+import { unwrap } from "./room-reply";
 import { ModelView } from "./model-view";
 import { otherThreads } from "./other-threads";
 import { Outflow, type Mirrored } from "./outflow";
@@ -75,18 +78,35 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   // lent includes the intake, through which they post into their own thread.
   const other = otherThreads(env);
   const thread = (threadId: string) => meter.calls(other(threadId), "rpcs");
-  const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread, store, writer, events, stepZero, intake, scheduler };
+  // Research drives task threads from here, with a plugin's context of its own (research/driver.ts).
+  const research: ResearchDriver = new ResearchDriver({
+    store: store.research,
+    thread: () => store.thread.get(),
+    events,
+    intake,
+    alarms,
+    ctx: () => researchCtx,
+    cancelTask: async (threadId, taskId) => void (await thread(threadId).cancelTask({ threadId, userId: store.thread.get()!.ownerId }, taskId)),
+    sourcesOf: async (threadId) => sourcesIn(unwrap(await thread(threadId).messages({ threadId, userId: store.thread.get()!.ownerId }, { limit: 200, kinds: ["text"] })).messages),
+    defaults: config.research,
+    logger,
+    waitUntil,
+  });
+  const lent = { env, ctx, model: modelPort(env, config, invoker), user, thread, store, writer, events, stepZero, intake, scheduler, research };
   plugins.register((def, settings, host) => pluginContextFor(def, settings, host, lent));
+  const researchCtx = pluginContextFor(RESEARCH_DRIVER, () => ({}), plugins, lent);
   const sockets = new SocketHub(ctx, store, events, queue, intake);
-  return { meter, store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, scheduler, sockets };
+  const asks = new ProgramAsk({ store, writer, events, intake, outflow, waitUntil });
+  return { meter, store, writer, alarms, outflow, stepZero, spend, view, plugins, events, approvals, queue, intake, asks, scheduler, research, sockets };
 }
 
 /** A new instance's first work: the queue recovers (and the watchdog picks up a run the last one left), work waiting to flush is retried, schedules wake. */
-export async function startParts({ queue, store, alarms, outflow, scheduler }: RoomParts): Promise<void> {
+export async function startParts({ queue, store, alarms, outflow, scheduler, research }: RoomParts): Promise<void> {
   queue.recover();
   if (store.runs.head()) await alarms.request(Date.now());
   if (outflow.waiting()) await alarms.request(Date.now() + 1_000);
   await scheduler.wake();
+  await research.wake();
 }
 
 /** The thread was deleted: the run stops and a flush unwinds, sockets close, the store forgets everything. */

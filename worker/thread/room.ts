@@ -7,12 +7,11 @@
 //   onAlarm      (alarm) the run queue's watchdog, approvals that expired, the outflow's retries (D1, the
 //                owner's object), sockets whose credential expired
 import { DurableObject } from "cloudflare:workers";
-import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, ProducedFile, Schedule, ScheduleBody, Thread } from "../../protocol";
+import type { Artifact, ArtifactInfo, Attachment, EventMap, EventName, Message, PendingApproval, ProducedFile, Research, Schedule, ScheduleBody, StartResearchBody, Thread } from "../../protocol";
 import { database } from "../db/client";
 import { configOf, type Env } from "../env";
 import { LegacyImport } from "./legacy-import";
-import { importHistory, type AskInput } from "./api-history";
-import { RunFollower } from "./run-follower";
+import type { AskInput, Asked } from "./program-ask";
 import { BranchCopies, type BranchExport, type BranchSnapshot } from "./branch-copies";
 import type { Accepted, AcceptInput } from "./intake";
 import type { OtherThread } from "./other-threads";
@@ -137,43 +136,19 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return this.withThread(who, (t) => this.parts.intake.post(t, who.userId, input, who.requestId));
   }
 
-  /**
-   * A program's message (the compatible endpoints, the MCP server's ask), checked and queued as a
-   * person's post, with the frames of the run that answers it to follow (run-follower.ts). A new
-   * thread is made first, with the client's conversation as its history; the thread list gets it
-   * after the run has started, not before.
-   */
-  async ask(who: Caller, input: AskInput): Promise<RoomReply<{ message: Message; thread: Thread; events: ReadableStream<Uint8Array> }>> {
-    if (input.create) {
-      if (this.parts.store.deleted || this.parts.store.thread.get()) return refuse("conflict", "This thread already exists");
-      const { init, history } = input.create;
-      const { store, writer } = this.parts;
-      store.transaction(() => {
-        const t = newThreadRecord(who.threadId, who.userId, { ...init, kind: "api", source: input.source }, Date.now());
-        writer.createThread(t);
-        const head = importHistory(store, writer, t, history, input.source);
-        if (head) writer.updateThread({ headId: head });
-      });
-    }
-    return this.withThread(who, async (t) => {
-      if (input.ifHead !== undefined && t.headId !== input.ifHead) return refuse("conflict", "This thread has moved on since the conversation's last answer");
-      const edits = { ...(input.instructions !== undefined && input.instructions !== t.instructions ? { instructions: input.instructions } : {}), ...(input.model && input.model !== t.model ? { model: input.model } : {}) };
-      if (Object.keys(edits).length) this.parts.events.threadUpdated((t = this.parts.writer.updateThread(edits)));
-      const follower = new RunFollower(this.parts.events);
-      const accepted = await this.parts.intake.post(t, who.userId, { content: input.content }, who.requestId, input.source);
-      if (!accepted.ok) {
-        follower.close();
-        return accepted;
-      }
-      follower.follow(accepted.value.message.id);
-      if (input.create || Object.keys(edits).length) this.ctx.waitUntil(this.parts.outflow.changed((p) => this.ctx.waitUntil(p)));
-      return ok({ message: accepted.value.message, thread: publicThread(this.parts.store.thread.get() ?? t), events: follower.stream });
-    });
+  /** A program's message (the compatible endpoints, the MCP server's ask): program-ask.ts. */
+  async ask(who: Caller, input: AskInput): Promise<Asked> {
+    if (!input.create) return this.withThread(who, (t) => this.parts.asks.ask(t, who, input, false));
+    if (this.parts.store.deleted || this.parts.store.thread.get()) return refuse("conflict", "This thread already exists");
+    const made = await this.parts.asks.create(who, { ...input, create: input.create });
+    return made.ok ? this.parts.asks.ask(made.value, who, input, true) : made;
   }
 
   /** A message from another thread's object or a plugin: stored and queued (the spend cap if it runs). */
   accept(who: Caller, input: AcceptInput): Promise<Accepted> {
     return this.withThread(who, async (t) => {
+      // A research task's outcome is its research's news: kept, and no run of its own.
+      if (this.parts.research.heard(input.metadata?.taskId)) input = { ...input, run: false };
       const overCap = input.run !== false && (await this.parts.intake.overCap(t, input.clientMessageId));
       return overCap || this.parts.intake.accept(t, { ...input, requestId: who.requestId });
     });
@@ -207,6 +182,27 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return this.withThread(who, async (t) => {
       await this.parts.queue.prewarm(t);
       return ok(this.activity());
+    });
+  }
+
+  // --- Research (worker/thread/research/) ------------------------------------------------------
+
+  startResearch(who: Caller, body: StartResearchBody): Promise<RoomReply<Research>> {
+    return this.withThread(who, (t) => this.parts.research.start(t, body, "web"));
+  }
+
+  acceptResearchPlan(who: Caller, id: string, subquestions: string[]): Promise<RoomReply<Research>> {
+    return this.withThread(who, () => this.parts.research.accept(id, subquestions));
+  }
+
+  stopResearch(who: Caller, id: string): Promise<RoomReply<Research>> {
+    return this.withThread(who, () => this.parts.research.stop(id));
+  }
+
+  research(who: Caller, id: string): Promise<RoomReply<Research>> {
+    return this.withThread(who, () => {
+      const r = this.parts.research.get(id);
+      return r ? ok(r) : refuse("not_found", "No such research in this thread");
     });
   }
 
@@ -325,6 +321,7 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     await this.parts.outflow.onAlarm();
     await this.parts.spend.onAlarm(this.parts.store.thread.get()?.ownerId);
     await this.parts.scheduler.onAlarm();
+    await this.parts.research.onAlarm();
   }
 
   /** `fn` with the thread, if `who` may reach it; else not_found, as for a thread that does not exist. */

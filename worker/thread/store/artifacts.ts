@@ -15,10 +15,15 @@ export type ArtifactEdit = { content: string } | { old_str: string; new_str: str
 
 export type ArtifactResult = { ok: true; artifact: ArtifactInfo } | { ok: false; reason: string };
 
-// The input messages from the head to the root (the current branch's exchanges).
+// The messages the current branch shows: its exchanges (the input messages from the head to the root),
+// and a message that is no exchange where it hangs off one of them or precedes them all (a research's
+// card, whose report is an artifact of its own).
 const PATH = `WITH RECURSIVE path(id) AS (
   SELECT id FROM messages WHERE id = ?
   UNION ALL SELECT m.parent_id FROM messages m JOIN path p ON m.id = p.id WHERE m.parent_id IS NOT NULL
+), seen(id) AS (
+  SELECT id FROM path
+  UNION SELECT id FROM messages WHERE input = 0 AND (parent_id IS NULL OR parent_id IN (SELECT id FROM path))
 )`;
 
 type InfoRow = { id: string; title: string; type: ArtifactType; language: string | null; version: number; exchange: string; created_at: number };
@@ -75,13 +80,12 @@ export class ArtifactStore {
 
   /** The artifacts the branch that ends at `head` sees, at their latest version there, newest first. */
   list(head: string | null): ArtifactInfo[] {
-    if (!head) return [];
     return this.sql
       .exec<InfoRow>(
         `${PATH}
          SELECT a.id, a.title, a.type, a.language, v.version, v.exchange, v.created_at
          FROM artifacts a JOIN artifact_versions v ON v.artifact_id = a.id
-         WHERE v.version = (SELECT max(version) FROM artifact_versions w WHERE w.artifact_id = a.id AND w.exchange IN (SELECT id FROM path))
+         WHERE v.version = (SELECT max(version) FROM artifact_versions w WHERE w.artifact_id = a.id AND w.exchange IN (SELECT id FROM seen))
          ORDER BY v.created_at DESC, a.id`,
         head,
       )
@@ -91,13 +95,12 @@ export class ArtifactStore {
 
   /** One artifact as the branch sees it: a version of it there (the latest by default), with its versions. */
   get(head: string | null, id: string, version?: number): Artifact | null {
-    if (!head) return null;
     const versions = this.sql
       .exec<InfoRow & { content: string }>(
         `${PATH}
          SELECT a.id, a.title, a.type, a.language, v.version, v.exchange, v.created_at, v.content
          FROM artifacts a JOIN artifact_versions v ON v.artifact_id = a.id
-         WHERE a.id = ? AND v.exchange IN (SELECT id FROM path) ORDER BY v.version`,
+         WHERE a.id = ? AND v.exchange IN (SELECT id FROM seen) ORDER BY v.version`,
         head,
         id,
       )

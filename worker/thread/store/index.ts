@@ -5,6 +5,7 @@ import { ProducedFileStore } from "./produced-files";
 import { Tickets } from "./tickets";
 import { ScheduleBook } from "./schedules";
 import { ArtifactStore } from "./artifacts";
+import { ResearchStore } from "../research/store";
 import { MessageStore } from "./messages";
 import { Outbox } from "../../lib/outbox";
 import { ReplayBuffer } from "./replay";
@@ -33,6 +34,7 @@ export class RoomStore {
   readonly tickets: Tickets;
   readonly schedules: ScheduleBook;
   readonly artifacts: ArtifactStore;
+  readonly research: ResearchStore;
   readonly approvals: ApprovalStore;
 
   constructor(private readonly storage: DurableObjectStorage) {
@@ -53,6 +55,7 @@ export class RoomStore {
     this.tickets = new Tickets(sql);
     this.schedules = new ScheduleBook(sql, () => this.thread.get()?.id ?? "");
     this.artifacts = new ArtifactStore(sql);
+    this.research = new ResearchStore(sql);
   }
 
   /** The replay's frames, and the ended runs' rows, that no client may still ask for (RunLog.prune). */

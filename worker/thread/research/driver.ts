@@ -1,0 +1,373 @@
+// Research (PROTOCOL.md, "Research"), driven from the thread that asked: a plan of sub-questions (shown
+// for review unless the person skips it), one task thread per sub-question started at once (the
+// delegation's tasks: each its own object, so they run in parallel), their progress and sources
+// followed as their frames reach this thread (task:stream, task:validated, task:failed), then one
+// report written as an artifact. The thread's alarm polls the tasks while any runs, so a research
+// survives a restart of any object: a task that ended while this one slept is counted when it wakes.
+import {
+  WEB_FETCH_TOOL,
+  WEB_SEARCH_TOOL,
+  type EventFrame,
+  type Research,
+  type ResearchSource,
+  type StartResearchBody,
+  type Subquestion,
+  type Task,
+} from "../../../protocol";
+import { costUsd } from "../../invoker/prices";
+import type { Alarms } from "../../lib/alarms";
+import { newId } from "../../lib/ids";
+import type { Logger } from "../../lib/logger";
+import type { PluginContext } from "../../plugins/contract";
+import { delegate } from "../../plugins/delegation/tasks";
+import type { Broadcaster } from "../broadcaster";
+import type { Intake } from "../intake";
+import { ok, refuse, type RoomReply } from "../room-reply";
+import type { ThreadRecord } from "../store";
+import { finishReport, numberedSources, parsePlan, PLAN_SYSTEM, planPrompt, REPORT_SYSTEM, reportPrompt, taskPrompt, titleOf } from "./report";
+import { publicResearch, ResearchStore, type ResearchRecord } from "./store";
+
+/** How often the alarm looks at a running research's tasks (the frames tell it sooner). */
+const POLL_MS = 5_000;
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+export interface ResearchDefaults {
+  review: boolean;
+  minTasks: number;
+  maxTasks: number;
+  budgetUsd: number;
+  timeLimitS: number;
+  searchesPerTask: number;
+}
+
+export interface ResearchDeps {
+  store: ResearchStore;
+  thread: () => ThreadRecord | null;
+  events: Broadcaster;
+  intake: Intake;
+  alarms: Alarms;
+  /** The thread's own plugin context for research: the model, the owner's tasks, other threads, artifacts. */
+  ctx: () => PluginContext;
+  /** Stops a task in its own thread (its run, then the delegation ends it on both threads). */
+  cancelTask(threadId: string, taskId: string): Promise<void>;
+  /** The pages a task thread's answers found and fetched (their metadata's web calls). */
+  sourcesOf(threadId: string): Promise<ResearchSource[]>;
+  defaults: ResearchDefaults;
+  logger: Logger;
+  waitUntil(p: Promise<unknown>): void;
+}
+
+export class ResearchDriver {
+  /** Reports being written by this instance: two tasks ending at once write one report. */
+  private readonly writing = new Set<string>();
+
+  constructor(private readonly deps: ResearchDeps) {
+    // Every frame of this thread: the tasks' progress arrives here.
+    deps.events.follow((frame) => this.onFrame(frame));
+  }
+
+  get(id: string): Research | null {
+    const r = this.deps.store.get(id);
+    return r && publicResearch(r);
+  }
+
+  /** A research asked for (the route, `/research`, the tool): its card in the thread, then its plan. */
+  start(t: ThreadRecord, body: StartResearchBody, source: string): RoomReply<Research> {
+    const d = this.deps.defaults;
+    const now = Date.now();
+    const id = newId("res", now);
+    const accepted = this.deps.intake.accept(t, { content: `Research: ${body.question}`, role: "system", source, run: false, metadata: { researchId: id } });
+    if (!accepted.ok) return accepted;
+    const r: ResearchRecord = {
+      id,
+      threadId: t.id,
+      question: body.question,
+      status: "planning",
+      subquestions: [],
+      artifactId: null,
+      costUsd: 0,
+      startedAt: now,
+      endedAt: null,
+      budgetUsd: body.budgetUsd ?? d.budgetUsd,
+      timeLimitS: body.timeLimitS ?? d.timeLimitS,
+      maxTasks: Math.min(body.maxTasks ?? d.maxTasks, d.maxTasks),
+      maxSearches: (body.maxTasks ?? d.maxTasks) * d.searchesPerTask,
+      searches: 0,
+      ownCostUsd: 0,
+      runningSince: null,
+      note: null,
+      messageId: accepted.value.message.id,
+    };
+    this.save(r);
+    this.deps.waitUntil(this.plan(id, body.review ?? d.review));
+    return ok(publicResearch(r));
+  }
+
+  /** The person's plan (as proposed, or edited) for a research under review: its tasks start. */
+  async accept(id: string, subquestions: string[]): Promise<RoomReply<Research>> {
+    const r = this.deps.store.get(id);
+    if (!r) return refuse("not_found", "No such research in this thread");
+    if (r.status !== "review") return refuse("conflict", `This research is ${r.status}, not waiting for its plan`);
+    if (subquestions.length > r.maxTasks) return refuse("invalid_request", `A research takes at most ${r.maxTasks} sub-questions`);
+    await this.launch(r, subquestions);
+    return ok(this.get(id)!);
+  }
+
+  /** Stop: every task still running is cancelled at once; no report is written. */
+  async stop(id: string): Promise<RoomReply<Research>> {
+    const r = this.deps.store.get(id);
+    if (!r) return refuse("not_found", "No such research in this thread");
+    if (["done", "stopped", "failed"].includes(r.status)) return ok(publicResearch(r));
+    this.save({ ...r, status: "stopped", endedAt: Date.now(), note: "Stopped by the user" });
+    await this.cancelRunning(r);
+    return ok(this.get(id)!);
+  }
+
+  /** A message for this thread: a research task's outcome is news for its research, not a run. */
+  heard(taskId: string | undefined): boolean {
+    if (!taskId || !this.deps.store.ofTask(taskId, false)) return false;
+    this.deps.waitUntil(this.poll(taskId));
+    return true;
+  }
+
+  /** The alarm: running researches' tasks looked at, time limits, and work a restart cut short. */
+  async onAlarm(): Promise<void> {
+    for (const r of this.deps.store.live()) {
+      if (r.status === "planning" && Date.now() - r.startedAt > POLL_MS) await this.plan(r.id, false);
+      else if (r.status === "running") await this.poll(null, r.id);
+      else if (r.status === "writing") await this.write(r.id);
+    }
+    this.rearm();
+  }
+
+  /** A new instance: the alarm picks up what is live. */
+  async wake(): Promise<void> {
+    if (this.deps.store.live().length) await this.deps.alarms.request(Date.now() + 500);
+  }
+
+  // --- the steps --------------------------------------------------------------------------------
+
+  private async plan(id: string, review: boolean): Promise<void> {
+    const r = this.deps.store.get(id);
+    const t = this.deps.thread();
+    if (!r || r.status !== "planning" || !t) return;
+    const { model } = this.deps.ctx();
+    const { minTasks } = this.deps.defaults;
+    let subs = [r.question];
+    let spent = 0;
+    if (!model.offline) {
+      try {
+        const answer = await model.ask({ model: t.model, system: PLAN_SYSTEM, prompt: planPrompt(r.question, Math.min(minTasks, r.maxTasks), r.maxTasks), maxTokens: 2_000 });
+        spent = costUsd(t.model, answer.usage);
+        subs = parsePlan(answer.text, r.maxTasks);
+        if (!subs.length) subs = [r.question];
+      } catch (err) {
+        this.deps.logger.warn("research plan failed", { researchId: id, error: String(err) });
+      }
+    }
+    const now = this.deps.store.get(id);
+    if (!now || now.status !== "planning") return;
+    const planned: ResearchRecord = { ...now, ownCostUsd: now.ownCostUsd + spent, costUsd: now.costUsd + spent, subquestions: subs.map((text) => ({ text, taskId: null, status: "planned", sources: [], costUsd: 0 })) };
+    if (review) this.save({ ...planned, status: "review" });
+    else await this.launch(planned, subs);
+  }
+
+  /** Each sub-question's task, all started at once. */
+  private async launch(r: ResearchRecord, subs: string[]): Promise<void> {
+    const t = this.deps.thread();
+    if (!t) return;
+    const running: ResearchRecord = { ...r, status: "running", runningSince: Date.now(), subquestions: subs.map((text) => ({ text, taskId: null, status: "planned", sources: [], costUsd: 0 })) };
+    this.save(running);
+    const ctx = this.deps.ctx();
+    const from = { threadId: t.id, ownerId: t.ownerId, model: t.model };
+    const limits = { maxIterations: 2, maxDepth: 2, maxConcurrentTasks: 100, costCapUsd: r.budgetUsd };
+    // Each task is recorded as soon as it exists, before this object takes any other event: its outcome
+    // (a notification, its frames) can only come after, and finds its research.
+    await Promise.all(
+      subs.map(async (sub, i) => {
+        const out = await delegate(ctx, ctx.tasks.created, from, { prompt: taskPrompt(r.question, sub) }, limits).catch((err) => ({ ok: false as const, reason: String(err) }));
+        const now = this.deps.store.get(r.id)!;
+        this.update(now, (s, j) => (j !== i ? s : out.ok ? { ...s, taskId: out.task.id, status: out.task.status } : { ...s, status: "failed" }));
+      }),
+    );
+    await this.deps.alarms.request(Date.now() + POLL_MS);
+    const now = this.deps.store.get(r.id)!;
+    // Stopped while its tasks were being made: those made stop too.
+    if (now.status !== "running") await this.cancelRunning(now);
+    else await this.poll(null, r.id);
+  }
+
+  /** The tasks' statuses and costs from the owner's object; a research whose tasks all ended is written. */
+  private async poll(taskId: string | null, researchId?: string): Promise<void> {
+    const r = researchId ? this.deps.store.get(researchId) : taskId ? this.deps.store.ofTask(taskId) : null;
+    if (!r || r.status !== "running") return;
+    const { owner } = this.deps.ctx();
+    const rows = await Promise.all(r.subquestions.map((s) => (s.taskId ? owner.tasks.get(s.taskId) : Promise.resolve(null))));
+    const now = this.deps.store.get(r.id);
+    if (!now || now.status !== "running") return;
+    this.update(now, (s, i) => (rows[i] ? { ...s, status: rows[i]!.status, costUsd: rows[i]!.costUsd } : s));
+    await this.next(now.id);
+  }
+
+  /** What follows a change: past a budget the rest stops and the report is written; all ended, it is written. */
+  private async next(id: string): Promise<void> {
+    const r = this.deps.store.get(id);
+    if (!r || r.status !== "running") return;
+    const limit = r.note
+      ? r.note
+      : r.costUsd >= r.budgetUsd!
+        ? `The spending budget ($${r.budgetUsd!.toFixed(2)}) ran out`
+        : Date.now() - r.startedAt >= r.timeLimitS! * 1000
+          ? `The time limit (${r.timeLimitS} s) ran out`
+          : r.searches >= r.maxSearches!
+            ? `The search budget (${r.maxSearches} searches) ran out`
+            : null;
+    if (limit && !r.note) {
+      // The tasks still researching stop; one being judged ends by itself, and its result counts.
+      this.save({ ...r, note: `${limit}; the report is written from what was found` });
+      await this.cancelRunning(r, ["pending", "running"]);
+    }
+    const now = this.deps.store.get(id);
+    if (now?.status === "running" && now.subquestions.every((s) => TERMINAL.has(s.status))) await this.write(id);
+  }
+
+  /** The report: one model call over the findings and the numbered sources, kept as an artifact. */
+  private async write(id: string): Promise<void> {
+    if (this.writing.has(id)) return;
+    this.writing.add(id);
+    try {
+      await this.writeReport(id);
+    } finally {
+      this.writing.delete(id);
+    }
+  }
+
+  private async writeReport(id: string): Promise<void> {
+    const r = this.deps.store.get(id);
+    const t = this.deps.thread();
+    if (!r || !t || (r.status !== "running" && r.status !== "writing")) return;
+    if (r.status === "running") this.save({ ...r, status: "writing" });
+    const ctx = this.deps.ctx();
+    const rows = await Promise.all(r.subquestions.map((s) => (s.taskId ? ctx.owner.tasks.get(s.taskId) : Promise.resolve(null))));
+    // What each task's answers hold of its searches and fetches: the record the report cites, whatever
+    // frames this object heard or missed.
+    const found = await Promise.all(
+      rows.map((row) =>
+        row
+          ? this.deps.sourcesOf(row.threadId).catch((err) => {
+              this.deps.logger.warn("research: a task's sources could not be read", { taskId: row.id, error: String(err) });
+              return [];
+            })
+          : Promise.resolve([]),
+      ),
+    );
+    const withSources = this.deps.store.get(id)!;
+    this.update(withSources, (s, i) => ({ ...s, sources: merged(s.sources, found[i], false) }));
+    const sources = numberedSources(this.deps.store.get(id)!.subquestions);
+    const note = r.note && !r.note.startsWith("Stopped") ? r.note.replace(/; the report is written from what was found$/, "") : null;
+    let markdown = "";
+    let spent = 0;
+    try {
+      const answer = await ctx.model.ask({ model: t.model, system: REPORT_SYSTEM, prompt: reportPrompt(r.question, r.subquestions, rows.map((row) => row?.result ?? null), sources, note), maxTokens: 8_000 });
+      markdown = answer.text;
+      spent = costUsd(t.model, answer.usage);
+    } catch (err) {
+      this.deps.logger.warn("research report failed", { researchId: id, error: String(err) });
+      markdown = `# ${r.question}\n\nThe report could not be written: ${String(err).slice(0, 300)}`;
+    }
+    const now = this.deps.store.get(id);
+    if (!now || now.status !== "writing") return;
+    const content = finishReport(markdown, r.question, now.subquestions, sources, note);
+    const made = ctx.thread.artifacts.create({ threadId: t.id, runId: `research:${id}`, messageId: now.messageId }, { title: titleOf(markdown, r.question), type: "markdown", content });
+    const cost = now.costUsd + spent;
+    if (!made.ok) this.save({ ...now, status: "failed", note: made.reason, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
+    else this.save({ ...now, status: "done", artifactId: made.artifact.id, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
+  }
+
+  /** Cancels the research's tasks in `statuses` (any not ended, by default), each in its own thread. */
+  private async cancelRunning(r: ResearchRecord, statuses?: string[]): Promise<void> {
+    const ctx = this.deps.ctx();
+    const stops = (status: string) => !TERMINAL.has(status) && (!statuses || statuses.includes(status));
+    await Promise.all(
+      r.subquestions.map(async (s) => {
+        if (!s.taskId || !stops(s.status)) return;
+        const row = await ctx.owner.tasks.get(s.taskId);
+        if (row && stops(row.status)) await this.deps.cancelTask(row.threadId, row.id).catch((err) => this.deps.logger.warn("research: a task did not stop", { taskId: row.id, error: String(err) }));
+      }),
+    );
+    const now = this.deps.store.get(r.id);
+    if (now) this.update(now, (s) => (s.taskId && stops(s.status) ? { ...s, status: "cancelled" } : s));
+  }
+
+  // --- the tasks' frames ------------------------------------------------------------------------
+
+  private onFrame(frame: EventFrame): void {
+    if (frame.event === "task:created") return this.taskCreated(frame.data.task);
+    if (frame.event === "task:validated" || frame.event === "task:failed" || frame.event === "task:evaluated" || frame.event === "task:progress") return this.taskMoved(frame.data.task);
+    if (frame.event !== "task:stream") return;
+    const r = this.deps.store.ofTask(frame.data.task.id);
+    if (!r || r.status !== "running") return;
+    const e = frame.data.data as { type?: string; toolName?: string; sources?: { url: string; title: string | null }[] };
+    if (frame.data.event !== "pipeline:stream") return;
+    if (e.type === "server_tool_call" && e.toolName === WEB_SEARCH_TOOL) {
+      this.save({ ...r, searches: r.searches + 1 });
+      void this.next(r.id);
+    } else if (e.type === "server_tool_result" && e.sources?.length) {
+      const fetched = e.toolName === WEB_FETCH_TOOL;
+      this.update(r, (s) => (s.taskId === frame.data.task.id ? { ...s, sources: merged(s.sources, e.sources!, fetched) } : s));
+    }
+  }
+
+  /**
+   * A task this thread just made (announced here before its thread gets its prompt): a research's
+   * sub-question takes its id at once, so the task's first frames, which may come before its
+   * delegation answers, find their research.
+   */
+  private taskCreated(task: Task): void {
+    for (const r of this.deps.store.live()) {
+      if (r.status !== "running") continue;
+      const i = r.subquestions.findIndex((s) => !s.taskId && taskPrompt(r.question, s.text) === task.prompt);
+      if (i >= 0) return this.update(r, (s, j) => (j === i ? { ...s, taskId: task.id, status: task.status } : s));
+    }
+  }
+
+  private taskMoved(task: Task): void {
+    const r = this.deps.store.ofTask(task.id);
+    if (!r || r.status !== "running") return;
+    this.update(r, (s) => (s.taskId === task.id ? { ...s, status: task.status, costUsd: task.costUsd } : s));
+    this.deps.waitUntil(this.next(r.id));
+  }
+
+  // --- keeping it ---------------------------------------------------------------------------------
+
+  /** Each sub-question through `change`; the cost follows; kept and told if anything moved. */
+  private update(r: ResearchRecord, change: (s: Subquestion, i: number) => Subquestion): void {
+    const subquestions = r.subquestions.map(change);
+    const tasksCost = subquestions.reduce((sum, s) => sum + (s.costUsd ?? 0), 0);
+    const next = { ...r, subquestions, costUsd: r.ownCostUsd + tasksCost };
+    if (JSON.stringify(next) !== JSON.stringify(r)) this.save(next);
+  }
+
+  private save(r: ResearchRecord): void {
+    this.deps.store.put(r);
+    this.deps.events.emit("research:updated", { threadId: r.threadId, research: publicResearch(r) });
+  }
+
+  private rearm(): void {
+    const running = this.deps.store.live().filter((r) => r.status === "running");
+    if (!running.length) return;
+    const soonest = Math.min(...running.map((r) => Math.min((r.runningSince ?? r.startedAt) + r.timeLimitS! * 1000, Date.now() + POLL_MS)));
+    this.deps.waitUntil(this.deps.alarms.request(Math.max(soonest, Date.now() + 100)));
+  }
+}
+
+/** A task's sources so far with those a tool result brought: each URL once, fetched once fetched. */
+function merged(had: ResearchSource[], found: ResearchSource[], fetched: boolean): ResearchSource[] {
+  const byUrl = new Map(had.map((s) => [s.url, s]));
+  for (const f of found) {
+    const before = byUrl.get(f.url);
+    byUrl.set(f.url, { url: f.url, title: before?.title ?? f.title, ...(fetched || f.fetched || before?.fetched ? { fetched: true } : {}) });
+  }
+  return [...byUrl.values()];
+}
+
