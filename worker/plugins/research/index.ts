@@ -7,6 +7,7 @@ const GUIDE = [
   "## Research",
   "For a question that needs many searches and a cited report (comparisons, surveys, open questions with many sides), start a research with the research__start tool:",
   "it plans sub-questions, researches each in a task thread of its own at once, and writes one report with numbered citations as an artifact. Tell the user it has started; do not research it yourself as well.",
+  "A user message that is a line `/research <question>` starts one by itself once you have answered: say only that it is starting.",
 ].join("\n");
 
 function started(ctx: PluginContext, question: string): string {

@@ -60,6 +60,7 @@ export interface ResearchDeps {
 export class ResearchDriver {
   /** Reports being written by this instance: two tasks ending at once write one report. */
   private readonly writing = new Set<string>();
+  private running: boolean | null = null;
 
   constructor(private readonly deps: ResearchDeps) {
     // Every frame of this thread: the tasks' progress arrives here.
@@ -302,6 +303,8 @@ export class ResearchDriver {
   // --- the tasks' frames ------------------------------------------------------------------------
 
   private onFrame(frame: EventFrame): void {
+    // Every frame of the thread passes here (tokens too): a thread with no research running stops at once.
+    if (!frame.event.startsWith("task:") || !this.anyRunning()) return;
     if (frame.event === "task:created") return this.taskCreated(frame.data.task);
     if (frame.event === "task:validated" || frame.event === "task:failed" || frame.event === "task:evaluated" || frame.event === "task:progress") return this.taskMoved(frame.data.task);
     if (frame.event !== "task:stream") return;
@@ -348,7 +351,14 @@ export class ResearchDriver {
     if (JSON.stringify(next) !== JSON.stringify(r)) this.save(next);
   }
 
+  /** Whether any research of this thread runs (kept in memory between saves). */
+  private anyRunning(): boolean {
+    this.running ??= this.deps.store.live().some((r) => r.status === "running");
+    return this.running;
+  }
+
   private save(r: ResearchRecord): void {
+    this.running = null;
     this.deps.store.put(r);
     this.deps.events.emit("research:updated", { threadId: r.threadId, research: publicResearch(r) });
   }
