@@ -39,11 +39,15 @@ export const taskPrompt = (question: string, sub: string) =>
 export const REPORT_SYSTEM =
   "You write research reports in Markdown: a title (# heading), a short summary, then sections. Cite sources only by their numbers in square brackets, like [2], and only the numbers in the list you are given; write no URLs. A claim that no listed source supports gets no citation.";
 
-/** The numbered sources a report may cite: every page the tasks found, each once, fetched ones first. */
+/**
+ * The numbered sources a report may cite: the pages the tasks fetched (PROTOCOL.md: its citations link
+ * to URLs the tasks fetched), each once, in the sub-questions' order. A page a search only listed is a
+ * lead the card shows, not a source the report cites.
+ */
 export function numberedSources(subs: Subquestion[]): ResearchSource[] {
   const seen = new Map<string, ResearchSource>();
-  for (const s of subs) for (const src of s.sources) if (!seen.has(src.url) || src.fetched) seen.set(src.url, { ...seen.get(src.url), ...src });
-  return [...seen.values()].sort((a, b) => Number(Boolean(b.fetched)) - Number(Boolean(a.fetched)));
+  for (const s of subs) for (const src of s.sources) if (src.fetched && !seen.has(src.url)) seen.set(src.url, src);
+  return [...seen.values()];
 }
 
 export function reportPrompt(question: string, subs: Subquestion[], results: (string | null)[], sources: ResearchSource[], note: string | null): string {
