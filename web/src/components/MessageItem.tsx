@@ -3,6 +3,7 @@ import { codeFromMetadata } from "../lib/codeView";
 import { MEMORY_TOOL } from "../lib/memoryActivity";
 import { documentsFromMetadata } from "../lib/projectKnowledge";
 import { Link, threadPath } from "../lib/router";
+import { useResearchOfTask } from "../queries/research";
 import { webFromMetadata, type WebView } from "../lib/webActivity";
 import type { CodeRunView, DocumentCitation, Message, ToolOutcome } from "@protocol";
 import { AnswerBody } from "./AnswerBody";
@@ -11,6 +12,7 @@ import { MemoryLine } from "./MemoryLine";
 import { MessageAction } from "./MessageAction";
 import { MessageChips, MessageFrame } from "./MessageFrame";
 import { ResearchMessage } from "./ResearchMessage";
+import { ResearchTaskNotice } from "./ResearchTaskNotice";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { useChatActions } from "./chatActions";
 import { ToolCallCard, ToolResultCard } from "./ToolCards";
@@ -28,6 +30,8 @@ function CrossThreadNotice({ message }: { message: Message }) {
   const meta = message.metadata;
   const status = meta.status ?? "update";
   const source = meta.sourceThreadId ?? null;
+  const research = useResearchOfTask(message.threadId, meta.taskId);
+  if (research) return <ResearchTaskNotice status={status} n={research.n} taskThreadId={source} />;
   return (
     <div className={`notice-card is-${status}`} data-testid="cross-thread-notification">
       <div className="notice-head">

@@ -6,29 +6,33 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { researchQuery } from "../queries/research";
 import { tasksQuery } from "../queries/tasks";
-import { research, subquestion, task } from "../testing/fixtures";
+import { message, research, subquestion, task } from "../testing/fixtures";
 import { ArtifactPanelContext } from "./artifactPanelState";
+import { MessageItem } from "./MessageItem";
 import { ResearchCard } from "./ResearchCard";
+import { TaskStrip } from "./TaskStrip";
 
+// DOMPurify needs a DOM: the markdown of a task's news is shown as it is.
+vi.mock("../lib/safeHtml", () => ({ sanitizeModelHtml: (html: string) => html }));
 // The router reads the page's location, which plain Node has not: its Link is an anchor here.
 vi.mock("../lib/router", async () => {
   const { createElement } = await import("react");
   return { Link: (props: Record<string, unknown>) => createElement("a", props), threadPath: (id: string) => `/t/${id}` };
 });
 
-function card(r: Research | undefined, { openId = null as string | null } = {}) {
+function render(r: Research | undefined, node: ReturnType<typeof createElement>, { openId = null as string | null } = {}) {
   const qc = new QueryClient();
   if (r) qc.setQueryData(researchQuery(r.threadId, r.id).queryKey, r);
-  qc.setQueryData(tasksQuery({ threadId: "thr_1" }).queryKey, [task({ id: "task_a", threadId: "thr_task_a" })]);
+  qc.setQueryData(tasksQuery({ threadId: "thr_1" }).queryKey, [
+    task({ id: "task_a", threadId: "thr_task_a", status: "running" }),
+    task({ id: "task_other", threadId: "thr_other", prompt: "a delegation of its own", createdAt: 500 }),
+  ]);
   const panel = { openId, open: () => {} };
-  return renderToStaticMarkup(
-    createElement(
-      QueryClientProvider,
-      { client: qc },
-      createElement(ArtifactPanelContext.Provider, { value: panel }, createElement(ResearchCard, { threadId: "thr_1", researchId: "res_1", question: "From the message?" })),
-    ),
-  );
+  return renderToStaticMarkup(createElement(QueryClientProvider, { client: qc }, createElement(ArtifactPanelContext.Provider, { value: panel }, node)));
 }
+
+const card = (r: Research | undefined, options?: { openId?: string | null }) =>
+  render(r, createElement(ResearchCard, { threadId: "thr_1", researchId: "res_1", question: "From the message?" }), options);
 
 const count = (html: string, text: string) => html.split(text).length - 1;
 
@@ -49,9 +53,10 @@ describe("the research card", () => {
     expect(html).toContain("Add a sub-question");
     expect(html).toContain(">Start research</button>");
     expect(html).toContain("2 of at most 8 sub-questions");
-    // The status line is the live region; Stop ends it even now.
+    // The status line is the live region; Cancel, beside Start research, ends it.
     expect(html).toMatch(/role="status"[^>]*data-testid="research-status">Review the plan: 2 sub-questions/);
-    expect(html).toContain('data-testid="research-stop"');
+    expect(html).toMatch(/data-testid="research-stop">Cancel<span class="visually-hidden"> the research<\/span><\/button><button type="submit"/);
+    expect(count(html, 'data-testid="research-stop"')).toBe(1);
   });
 
   it("while running: each sub-question's status, cost, sources and task thread; the time, the total cost and Stop", () => {
@@ -120,5 +125,37 @@ describe("the research card", () => {
     expect(html).toContain('data-testid="research-note">The budget ran out; the report is written from what was found');
     expect(html).not.toContain('data-testid="research-stop"');
     expect(card(research({ status: "failed", endedAt: 20_000, note: "The planner failed" }))).toContain("The planner failed");
+  });
+});
+
+describe("a research's tasks elsewhere in its thread", () => {
+  const running = research({ subquestions: [subquestion({ text: "What is COP?", taskId: "task_a", status: "pending" })] });
+
+  it("the card shows a sub-question's task as its frames keep it (running before the research hears of it)", () => {
+    expect(card(running)).toMatch(/data-status="running"[^>]*>.*Researching<\/span>/);
+  });
+
+  it("the task strip leaves them to the card, and shows the thread's other tasks", () => {
+    const html = render(running, createElement(TaskStrip, { threadId: "thr_1" }));
+    expect(html).toContain('data-task-id="task_other"');
+    expect(html).not.toContain('data-task-id="task_a"');
+  });
+
+  it("a task's news is one line that names its sub-question, without its whole result", () => {
+    const news = message({
+      id: "msg_news",
+      role: "system",
+      source: "delegation",
+      content: "[Task task_a completed after 1 iteration(s)]\n\nResult:\n\nA long finding.",
+      metadata: { type: "cross-thread-notification", taskId: "task_a", sourceThreadId: "thr_task_a", status: "completed", iterations: 1 },
+    });
+    const html = render(running, createElement(MessageItem, { message: news }));
+    expect(html).toContain('data-research-task="true"');
+    expect(html).toContain("for sub-question 1 of the research");
+    expect(html).toContain('href="/t/thr_task_a"');
+    expect(html).not.toContain("A long finding.");
+    // Another task's news stays whole.
+    const other = render(running, createElement(MessageItem, { message: { ...news, metadata: { ...news.metadata, taskId: "task_other" } } }));
+    expect(other).toContain("A long finding.");
   });
 });

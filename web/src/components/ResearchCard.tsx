@@ -24,7 +24,6 @@ function ResearchFigures({ research: r }: { research: Research }) {
     <span className="research-figures muted small">
       <span data-testid="research-elapsed" title="Time it has run">
         <span className="visually-hidden">Elapsed: </span>
-        <span aria-hidden="true">⏱ </span>
         {r.endedAt === null ? <LiveElapsed startedAt={r.startedAt} /> : formatElapsed(researchElapsedMs(r, r.endedAt))}
       </span>
       <span data-testid="research-cost" title={r.budgetUsd !== undefined ? `Budget ${formatCost(r.budgetUsd)}` : "Cost so far"}>
@@ -41,11 +40,14 @@ function ResearchFigures({ research: r }: { research: Research }) {
   );
 }
 
-/** Stop (everything at once, no confirmation) while it goes on; the report once it is written. */
+/**
+ * Stop (everything at once, no confirmation) while it goes on; the report once it is written. A plan
+ * under review has its own Cancel, beside Start research.
+ */
 function ResearchActions({ research: r }: { research: Research }) {
   const stop = useStopResearch(r);
   const panel = useArtifactPanelState();
-  const active = researchActive(r.status);
+  const active = researchActive(r.status) && r.status !== "review";
   const reportId = r.artifactId;
   if (!active && !(reportId && panel)) return null;
   return (

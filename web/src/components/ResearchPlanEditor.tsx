@@ -2,7 +2,7 @@ import { MAX_SUBQUESTION_CHARS, RESEARCH_MAX_TASKS, type Research } from "@proto
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useAutosize } from "../hooks/useAutosize";
 import { canAddSubquestion, checkPlan } from "../lib/research";
-import { usePlanResearch } from "../queries/research";
+import { usePlanResearch, useStopResearch } from "../queries/research";
 import { ErrorDetails } from "./ErrorDetails";
 
 interface DraftItem {
@@ -35,6 +35,9 @@ function PlanItem({
   useAutosize(field, item.text, 160);
   return (
     <li className="research-plan-item" data-testid="research-plan-item">
+      <span className="research-plan-n" aria-hidden="true">
+        {n}.
+      </span>
       <label htmlFor={`${id}-text`} className="visually-hidden">
         Sub-question {n}
       </label>
@@ -78,6 +81,7 @@ export function ResearchPlanEditor({ research }: { research: Research }) {
   const addButton = useRef<HTMLButtonElement>(null);
   const [focusKey, setFocusKey] = useState<number | "add" | null>(null);
   const plan = usePlanResearch(research);
+  const cancel = useStopResearch(research);
   const id = useId();
 
   const check = checkPlan(draft.map((d) => d.text));
@@ -166,11 +170,17 @@ export function ResearchPlanEditor({ research }: { research: Research }) {
         <button ref={addButton} type="button" className="button small ghost" data-testid="research-plan-add" onClick={add} disabled={!canAddSubquestion(draft)}>
           <span aria-hidden="true">+</span> Add a sub-question
         </button>
-        <button type="submit" className="button primary small" data-testid="research-plan-start" disabled={plan.isPending}>
-          {plan.isPending ? "Starting…" : "Start research"}
-        </button>
+        <span className="research-plan-go">
+          <button type="button" className="button ghost small" data-testid="research-stop" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+            {cancel.isPending ? "Cancelling…" : "Cancel"}
+            <span className="visually-hidden"> the research</span>
+          </button>
+          <button type="submit" className="button primary small" data-testid="research-plan-start" disabled={plan.isPending || cancel.isPending}>
+            {plan.isPending ? "Starting…" : "Start research"}
+          </button>
+        </span>
       </div>
-      <ErrorDetails error={plan.error} />
+      <ErrorDetails error={plan.error ?? cancel.error} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import type { Task } from "@protocol";
 import { useQuery } from "@tanstack/react-query";
 import { errorText } from "../api";
 import { Link, threadPath } from "../lib/router";
+import { useResearchTaskIds } from "../queries/research";
 import { ACTIVE_TASK, tasksQuery, useCancelTask } from "../queries/tasks";
 
 export function TaskStatus({ task }: { task: Task }) {
@@ -66,12 +67,16 @@ export function TaskVerdictLine({ task }: { task: Task }) {
   );
 }
 
-/** Tasks this thread delegated (or, in a task thread, its own task), kept live by task:* events. */
+/**
+ * Tasks this thread delegated (or, in a task thread, its own task), kept live by task:* events; a
+ * research's tasks are on its card instead.
+ */
 export function TaskStrip({ threadId }: { threadId: string }) {
   const tasks = useQuery(tasksQuery({ threadId })).data ?? [];
+  const researching = useResearchTaskIds(threadId);
   const own = tasks.find((t) => t.threadId === threadId);
   const delegated = tasks
-    .filter((t) => t.parentThreadId === threadId && t.threadId !== threadId)
+    .filter((t) => t.parentThreadId === threadId && t.threadId !== threadId && !researching.has(t.id))
     .sort((a, b) => b.createdAt - a.createdAt)
     .slice(0, 5);
   if (!own && delegated.length === 0) return null;

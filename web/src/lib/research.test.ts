@@ -11,6 +11,7 @@ import {
   researchElapsedMs,
   researchSourceCount,
   researchStatusText,
+  subquestionStatus,
 } from "./research";
 
 const source = (n: number, fetched?: boolean) => ({ url: `https://example.com/${n}`, title: `Page ${n}`, ...(fetched ? { fetched } : {}) });
@@ -50,6 +51,20 @@ describe("laterResearch (a research:updated frame, or a read, against the copy s
     const evaluating = research({ subquestions: [subquestion({ taskId: "t", status: "evaluating" })] });
     const again = research({ subquestions: [subquestion({ taskId: "t", status: "running" })] });
     expect(laterResearch(evaluating, again)).toBe(again);
+  });
+});
+
+describe("a sub-question's status (its task's)", () => {
+  it("follows the task as its frames keep it, where the research has not caught up", () => {
+    expect(subquestionStatus(subquestion({ taskId: "t", status: "pending" }), { status: "running" })).toBe("running");
+    expect(subquestionStatus(subquestion({ taskId: "t", status: "running" }), { status: "completed" })).toBe("completed");
+  });
+
+  it("keeps the research's when it is further along, or settled, or the task is not known", () => {
+    expect(subquestionStatus(subquestion({ taskId: "t", status: "evaluating" }), { status: "running" })).toBe("evaluating");
+    expect(subquestionStatus(subquestion({ taskId: "t", status: "cancelled" }), { status: "running" })).toBe("cancelled");
+    expect(subquestionStatus(subquestion({ taskId: "t", status: "pending" }), undefined)).toBe("pending");
+    expect(subquestionStatus(subquestion({ status: "planned" }), undefined)).toBe("planned");
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type ResearchStatus,
   type Subquestion,
   type SubquestionStatus,
+  type Task,
 } from "@protocol";
 
 const STATUS_RANK: Record<ResearchStatus, number> = { planning: 0, review: 1, running: 2, writing: 3, done: 4, stopped: 4, failed: 4 };
@@ -91,6 +92,19 @@ const SUBQUESTION_LABEL: Record<SubquestionStatus, string> = {
 };
 
 export const subquestionStatusText = (status: SubquestionStatus): string => SUBQUESTION_LABEL[status] ?? status;
+
+const TASK_RANK: Record<SubquestionStatus, number> = { planned: 0, pending: 0, running: 1, evaluating: 2, completed: 3, failed: 3, cancelled: 3 };
+
+/**
+ * What a sub-question's status shows: its task's (PROTOCOL.md: "a sub-question's status is its
+ * task's"), from whichever copy is further along, the research's or the task's own, which the
+ * thread's task:* frames keep live (the research hears of some of a task's moves only at its next
+ * look at the tasks). A status the research settled is final.
+ */
+export function subquestionStatus(sub: Subquestion, task: Pick<Task, "status"> | undefined): SubquestionStatus {
+  if (!task || SETTLED.has(sub.status)) return sub.status;
+  return TASK_RANK[task.status] > TASK_RANK[sub.status] ? task.status : sub.status;
+}
 
 /** Every source the research found, once each. */
 export const researchSourceCount = (r: Research): number => new Set(r.subquestions.flatMap((s) => s.sources.map((x) => x.url))).size;

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { frame, research, subquestion } from "../testing/fixtures";
 import { cacheThreadEvent } from "./threadEvents";
-import { putResearch, researchQuery } from "./research";
+import { cachedResearches, putResearch, researchQuery } from "./research";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -52,5 +52,15 @@ describe("the card's read (GET research)", () => {
     vi.stubGlobal("fetch", fetch);
     expect(await qc.fetchQuery(researchQuery("thr_1", "res_1"))).toEqual(running);
     expect(fetch.mock.calls[0]).toEqual(["/api/threads/thr_1/research/res_1", expect.objectContaining({ method: "GET" })]);
+  });
+});
+
+describe("the researches a page holds", () => {
+  it("are its thread's, oldest first", () => {
+    const qc = new QueryClient();
+    putResearch(qc, research({ id: "res_2", startedAt: 20_000 }));
+    putResearch(qc, research({ id: "res_1", startedAt: 10_000 }));
+    putResearch(qc, research({ id: "res_9", threadId: "thr_9" }));
+    expect(cachedResearches(qc, "thr_1").map((r) => r.id)).toEqual(["res_1", "res_2"]);
   });
 });

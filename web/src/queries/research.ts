@@ -4,14 +4,18 @@
 
 import type { EventFrame, Research, StartResearchBody } from "@protocol";
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useCallback, useMemo, useRef, useSyncExternalStore } from "react";
 import { request } from "../api";
 import { laterResearch } from "../lib/research";
 
-const researchKey = (threadId: string, researchId: string) => ["research", threadId, researchId] as const;
+const researchKeys = {
+  thread: (threadId: string) => ["research", threadId] as const,
+  one: (threadId: string, researchId: string) => ["research", threadId, researchId] as const,
+};
 
 export const researchQuery = (threadId: string, researchId: string) =>
   queryOptions({
-    queryKey: researchKey(threadId, researchId),
+    queryKey: researchKeys.one(threadId, researchId),
     queryFn: async ({ client, queryKey, signal }): Promise<Research> => {
       const { research } = await request("GET /api/threads/:id/research/:researchId", { params: { id: threadId, researchId }, signal });
       // A frame may have come while this read was on its way.
@@ -21,7 +25,50 @@ export const researchQuery = (threadId: string, researchId: string) =>
 
 /** A research as now reported, unless the cache holds a newer copy. */
 export function putResearch(qc: QueryClient, research: Research): void {
-  qc.setQueryData<Research>(researchKey(research.threadId, research.id), (known) => laterResearch(known, research));
+  qc.setQueryData<Research>(researchKeys.one(research.threadId, research.id), (known) => laterResearch(known, research));
+}
+
+/** The researches of a thread that this page holds (those its cards read, or its frames told of). */
+export function cachedResearches(qc: QueryClient, threadId: string): Research[] {
+  return qc
+    .getQueriesData<Research>({ queryKey: researchKeys.thread(threadId) })
+    .flatMap(([, r]) => (r ? [r] : []))
+    .sort((a, b) => a.startedAt - b.startedAt);
+}
+
+const NONE: Research[] = [];
+
+/** cachedResearches, kept current: the same array until one of them changes. */
+export function useThreadResearches(threadId: string | null): readonly Research[] {
+  const qc = useQueryClient();
+  const last = useRef<Research[]>(NONE);
+  const read = useCallback(() => {
+    const now = threadId ? cachedResearches(qc, threadId) : NONE;
+    const same = now.length === last.current.length && now.every((r, i) => r === last.current[i]);
+    if (!same) last.current = now;
+    return last.current;
+  }, [qc, threadId]);
+  const subscribe = useCallback((changed: () => void) => qc.getQueryCache().subscribe(changed), [qc]);
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/** The research a task researches a sub-question of (its number, from 1), if this page holds it. */
+export function useResearchOfTask(threadId: string | null, taskId: string | undefined): { research: Research; n: number } | null {
+  const researches = useThreadResearches(threadId);
+  return useMemo(() => {
+    if (!taskId) return null;
+    for (const research of researches) {
+      const i = research.subquestions.findIndex((s) => s.taskId === taskId);
+      if (i >= 0) return { research, n: i + 1 };
+    }
+    return null;
+  }, [researches, taskId]);
+}
+
+/** The tasks of the thread's researches (their cards show them). */
+export function useResearchTaskIds(threadId: string | null): ReadonlySet<string> {
+  const researches = useThreadResearches(threadId);
+  return useMemo(() => new Set(researches.flatMap((r) => r.subquestions.flatMap((s) => (s.taskId ? [s.taskId] : [])))), [researches]);
 }
 
 /** What a thread's socket events change in the research (queries/threadEvents.ts calls it for each). */
