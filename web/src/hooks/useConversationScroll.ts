@@ -43,6 +43,19 @@ export function useConversationScroll(items: readonly TimelineItem[], highlight:
     }
   }, [items]);
 
+  // Content that grows by itself, not by a new item (a research's card as its tasks report, an image
+  // that loads), is followed too while the reader is at the bottom.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = el?.firstElementChild;
+    if (!el || !content || typeof ResizeObserver === "undefined") return;
+    const follow = new ResizeObserver(() => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    });
+    follow.observe(content);
+    return () => follow.disconnect();
+  }, []);
+
   // The message is scrolled to the middle and marked; the list stops following the newest content,
   // and the focus moves to it so that a screen reader reads it.
   useEffect(() => {
