@@ -23,13 +23,17 @@ export const ArtifactCards = memo(function ArtifactCards({ artifacts, drafts = [
   );
 });
 
-/** What an artifact's card shows, saved or being written: its icon, title, a line about it, and whether it is open. */
+/**
+ * What an artifact's card shows, saved or being written: its icon, title, a line about it, and whether
+ * it is open. Its text is its button's name (what a voice user says to press it), after "Open the artifact".
+ */
 function CardFace({ icon, title, open, children }: { icon: string; title: string; open: boolean; children: ReactNode }) {
   return (
     <>
       <span className="artifact-card-icon" aria-hidden="true">
         {icon}
       </span>
+      <span className="visually-hidden">Open the artifact </span>
       <span className="artifact-card-text">
         <span className="artifact-card-title" data-testid="artifact-card-title">
           {title}
@@ -50,7 +54,6 @@ function DraftCard({ draft: d }: { draft: ArtifactDraft }) {
   const title = d.title || "Untitled";
   const kind = d.type ? artifactKind({ type: d.type, language: d.language }) : "Artifact";
   const lines = lineCount(d.content);
-  const doing = d.complete ? "saving" : d.artifactId ? "writing a new version" : "writing";
   return (
     <button
       type="button"
@@ -60,11 +63,11 @@ function DraftCard({ draft: d }: { draft: ArtifactDraft }) {
       data-artifact-id={d.artifactId ?? undefined}
       aria-pressed={open}
       aria-busy="true"
-      aria-label={`Open the artifact ${title} (${kind}, ${doing})`}
       onClick={() => panel?.open(d.toolUseId)}
     >
       <CardFace icon={(d.type && ICONS[d.type]) ?? "□"} title={title} open={open}>
         {kind} · <span data-testid="artifact-draft-progress">{d.complete ? "Saving…" : `Writing… ${lines} ${lines === 1 ? "line" : "lines"}`}</span>
+        {d.artifactId && !d.complete && <span className="visually-hidden"> (a new version)</span>}
       </CardFace>
     </button>
   );
@@ -82,7 +85,6 @@ function ArtifactCard({ artifact: a }: { artifact: ArtifactInfo }) {
       data-type={a.type}
       data-version={a.version}
       aria-pressed={open}
-      aria-label={`Open the artifact ${a.title} (${artifactKind(a)}, version ${a.version})`}
       onClick={() => panel?.open(a.id)}
     >
       <CardFace icon={ICONS[a.type] ?? "□"} title={a.title} open={open}>
