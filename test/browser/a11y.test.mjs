@@ -1,7 +1,7 @@
 // Accessibility: axe-core on every page (chat, a project, a shared thread, the thread's settings,
 // usage, Connections with a server listed, a tool call waiting for approval, API keys with a key's
-// one-time secret and its revoke dialog). No serious or critical violation, and no `region` finding:
-// all content is in landmarks.
+// one-time secret and its revoke dialog, a research's card under review and done). No serious or
+// critical violation, and no `region` finding: all content is in landmarks.
 import AxeBuilder from "@axe-core/playwright";
 import assert from "node:assert/strict";
 import { after, before, describe } from "node:test";
@@ -154,6 +154,49 @@ describe("accessibility (axe-core)", () => {
       await check(page, "API keys, revoking a key");
     } finally {
       await api(`/api/keys/${keyId}`, { method: "DELETE" }).catch(() => {});
+    }
+  });
+
+  it("finds nothing serious on a research's card: its plan under review, its problems, and done with its sources", async () => {
+    const [q, s1] = [marker("a11y-q"), marker("a11y-s1")];
+    // The question's script first: the task's request holds the question too, and the newest matching script answers.
+    await script(q, [
+      { kind: "text", text: JSON.stringify([`Which parts matter? ${s1}`, "A second part"]) },
+      { kind: "text", text: "# Accessible report\n\nIt holds [1]." },
+    ]);
+    await script(s1, [
+      {
+        kind: "blocks",
+        blocks: [
+          { type: "server_tool_use", name: "web_search", input: { query: "parts" } },
+          { type: "web_search_tool_result", results: [{ title: "Parts", url: "https://parts.example.org/" }] },
+          { type: "text", text: "The parts (https://parts.example.org/) matter." },
+        ],
+      },
+    ]);
+    const researched = await createThread("Accessible research");
+    await api("/api/plugins/validator", { method: "PATCH", body: { enabled: false } });
+    try {
+      const { page } = await newPage();
+      await openThread(page, researched.id);
+      const { research } = await api(`/api/threads/${researched.id}/research`, { body: { question: `What matters? ${q}`, review: true } });
+      const card = page.locator(`[data-testid="research-card"][data-research-id="${research.id}"]`);
+      await until(async () => (await card.getAttribute("data-status")) === "review", { timeout: 15_000, message: "the plan never came for review" });
+      await checkPart(page, '[data-testid="research-card"]', "a research's plan under review");
+      await card.getByRole("button", { name: "Remove sub-question 2" }).click();
+      await card.getByTestId("research-plan-add").click();
+      await card.getByTestId("research-plan-start").click();
+      await card.getByTestId("research-plan-problem").waitFor();
+      await checkPart(page, '[data-testid="research-card"]', "a research's plan with a problem");
+      await card.getByRole("button", { name: "Remove sub-question 2" }).click();
+      await card.getByTestId("research-plan-start").click();
+      await until(async () => (await card.getAttribute("data-status")) === "done", { timeout: 30_000, message: "the research never finished" });
+      await card.getByTestId("research-sources-toggle").first().click();
+      await card.getByTestId("research-source").first().waitFor();
+      await check(page, "a thread with a finished research");
+    } finally {
+      await api("/api/plugins/validator", { method: "PATCH", body: { enabled: true } });
+      await api(`/api/threads/${researched.id}`, { method: "DELETE" }).catch(() => {});
     }
   });
 
