@@ -67,6 +67,9 @@ describe("research", () => {
     // Every source a task found, fetched ones marked.
     expect(done.subquestions[0].sources).toEqual(expect.arrayContaining([{ url: "https://fetched.test/1", title: "Page 1", fetched: true }, { url: "https://found.test/1", title: "Found 1" }]));
     expect(done.costUsd).toBeGreaterThan(0);
+    // Each task thread is named after its sub-question.
+    const child = (await json<any>(api(`/api/threads/${(await json<any>(api(`/api/tasks?threadId=${thread.id}`))).tasks[0].threadId}`))).thread;
+    expect(child.name).toMatch(/^Task: Part \d /);
 
     const doc = await artifact(thread.id, done.artifactId!);
     expect(doc.type).toBe("markdown");

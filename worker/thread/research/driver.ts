@@ -308,8 +308,13 @@ export class ResearchDriver {
     if (frame.event === "task:created") return this.taskCreated(frame.data.task);
     if (frame.event === "task:validated" || frame.event === "task:failed" || frame.event === "task:evaluated" || frame.event === "task:progress") return this.taskMoved(frame.data.task);
     if (frame.event !== "task:stream") return;
-    const r = this.deps.store.ofTask(frame.data.task.id);
-    if (!r || r.status !== "running") return;
+    const taskId = frame.data.task.id;
+    const found = this.deps.store.ofTask(taskId);
+    if (!found || found.status !== "running") return;
+    // Its run is under way: a task still pending on the card is running, whichever frame says so first.
+    const waiting = (s: Subquestion) => s.taskId === taskId && (s.status === "pending" || s.status === "planned");
+    if (found.subquestions.some(waiting)) this.update(found, (s) => (waiting(s) ? { ...s, status: "running" } : s));
+    const r = this.deps.store.get(found.id)!;
     const e = frame.data.data as { type?: string; toolName?: string; sources?: { url: string; title: string | null }[] };
     if (frame.data.event !== "pipeline:stream") return;
     if (e.type === "server_tool_call" && e.toolName === WEB_SEARCH_TOOL) {
@@ -317,7 +322,7 @@ export class ResearchDriver {
       void this.next(r.id);
     } else if (e.type === "server_tool_result" && e.sources?.length) {
       const fetched = e.toolName === WEB_FETCH_TOOL;
-      this.update(r, (s) => (s.taskId === frame.data.task.id ? { ...s, sources: merged(s.sources, e.sources!, fetched) } : s));
+      this.update(r, (s) => (s.taskId === taskId ? { ...s, sources: merged(s.sources, e.sources!, fetched) } : s));
     }
   }
 

@@ -27,12 +27,12 @@ export function parsePlan(text: string, max: number): string[] {
     .slice(0, max);
 }
 
+/** A task's instructions, its sub-question first (a task thread is named after its prompt's start). */
 export const taskPrompt = (question: string, sub: string) =>
   [
-    `You research one part of a larger question for a report.`,
-    `The larger question: ${question}`,
-    `Your part: ${sub}`,
+    sub,
     "",
+    `This is one part of a research on a larger question, for a report: ${question}`,
     "Search the web and fetch the pages that matter. Answer your part with the findings, concisely, naming for each the URL of the page it comes from. Say what you could not find.",
   ].join("\n");
 
