@@ -187,8 +187,14 @@ export class ResearchDriver {
     await Promise.all(
       subs.map(async (sub, i) => {
         const out = await delegate(ctx, ctx.tasks.created, from, { prompt: taskPrompt(r.question, sub) }, limits).catch((err) => ({ ok: false as const, reason: String(err) }));
-        const now = this.deps.store.get(r.id)!;
-        this.update(now, (s, j) => (j !== i ? s : out.ok ? { ...s, taskId: out.task.id, status: out.task.status } : { ...s, status: "failed" }));
+        if (!out.ok) return this.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, status: "failed" } : s));
+        // Stopped while this task was being made: it stops too.
+        if (this.deps.store.get(r.id)!.status !== "running") {
+          await this.deps.cancelTask(out.task.threadId, out.task.id).catch((err) => this.deps.logger.warn("research: a task did not stop", { taskId: out.task.id, error: String(err) }));
+          return this.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, taskId: out.task.id, status: "cancelled" } : s));
+        }
+        // Its frames may have told its status already (taskCreated): a later word is not undone.
+        this.update(this.deps.store.get(r.id)!, (s, j) => (j !== i ? s : { ...s, taskId: out.task.id, status: s.status === "planned" ? out.task.status : s.status }));
       }),
     );
     await this.deps.alarms.request(Date.now() + POLL_MS);
