@@ -4,7 +4,7 @@
 //
 //   npm run bench -- [--runs 25] [--tokens 40] [--token-delay-ms 2] [--d1-latency 40]
 //   npm run bench -- --compare <rev> [--pairs 3]
-//   npm run bench -- --only user,cap        (some parts only: main, cap, user, knowledge, cost)
+//   npm run bench -- --only user,cap        (some parts only: main, cap, user, first, knowledge, cost)
 //   npm run bench -- --only cost --save docs/scale-figures.json   (the figures npm run scale reads)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
@@ -25,6 +25,7 @@ import { ANSWER_TOKENS, perMessage, TOKEN_MS } from "./bench/per-message.mjs";
 import { ingest, retrieval } from "./bench/knowledge.mjs";
 import { apiLatency } from "./bench/api-endpoint.mjs";
 import { researchWall } from "./bench/research.mjs";
+import { firstLeg, MESSAGES } from "./bench/first-leg.mjs";
 import { docxParts, prose, zipParts } from "../test/extract/ooxml-builder.ts";
 
 const args = Object.fromEntries(
@@ -195,6 +196,41 @@ async function knowledge(upstream) {
   }
 }
 
+/**
+ * The first leg as a person feels it, on an app of its own: the figures by socket and by POST, their
+ * floors, and a table of the phases (medians) that add up to them.
+ */
+async function first(upstream) {
+  const app = await startApp(upstream.url);
+  try {
+    const byVia = { socket: await firstLeg(app.base, upstream, app.logs, "socket"), post: await firstLeg(app.base, upstream, app.logs, "post") };
+    const rows = [
+      [`first leg (${MESSAGES} messages, 50 tokens): socket send → upstream request (ms)`, stats(byVia.socket.felt)],
+      ["floor: socket ping → pong, same client (ms)", stats(byVia.socket.floor)],
+      [`first leg (${MESSAGES} messages, 50 tokens): POST → upstream request (ms)`, stats(byVia.post.felt)],
+      ["floor: GET /api/health round trip, same client (ms)", stats(byVia.post.floor)],
+    ];
+    const names = [...new Set(Object.values(byVia).flatMap((v) => v.phases.flatMap((p) => Object.keys(p))))];
+    // Means, which add up (medians do not), over the object's whole-millisecond marks.
+    const median = (values) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
+    const lines = [
+      "phases of the first leg (means, ms). The object's clock moves at I/O only: a phase of computation alone reads 0,",
+      "and the time of the object's computation after its last I/O is in the last line, with the SDK and the network.",
+    ];
+    const width = Math.max(...names.map((n) => n.length), 24);
+    lines.push(`${"phase".padEnd(width)} | ${"socket".padStart(8)} | ${"POST".padStart(8)}`);
+    for (const name of names) {
+      const cells = Object.values(byVia).map((v) => median(v.phases.map((p) => p[name] ?? 0)).toFixed(1).padStart(8));
+      lines.push(`${name.padEnd(width)} | ${cells.join(" | ")}`);
+    }
+    const sums = Object.values(byVia).map((v) => median(v.phases.map((p) => Object.entries(p).reduce((sum, [k, x]) => (k === "whole" ? sum : sum + x), 0))).toFixed(1).padStart(8));
+    lines.push(`${"sum of the phases".padEnd(width)} | ${sums.join(" | ")}`);
+    return { rows, notes: [lines.join("\n")] };
+  } finally {
+    app.stop();
+  }
+}
+
 /** What one message writes and calls, on an app of its own (its runs' log lines say). */
 async function costs(upstream) {
   const app = await startApp(upstream.url);
@@ -241,6 +277,11 @@ async function table(upstream) {
     const user = await userObject(upstream);
     base.rows.push(...user.rows);
     base.notes.push(...user.notes);
+  }
+  if (part("first")) {
+    const leg = await first(upstream);
+    base.rows.push(...leg.rows);
+    base.notes.push(...leg.notes);
   }
   if (part("knowledge")) {
     const known = await knowledge(upstream);

@@ -58,6 +58,8 @@ export interface InvokeRequest {
    * there, as the request's failure would (the spend cap reserves each request's worst case).
    */
   beforeRound?(messages: ApiMessage[]): Promise<void>;
+  /** As each request is handed to the SDK (a run times its first: thread/run/phases.ts). */
+  onSend?(): void;
   /** The code execution container the thread's last run used, to run in again (its files, its variables). */
   container?: string | null;
   /** A code run ended (its result block is whole): its output and the ids of the files it wrote. */
@@ -234,6 +236,7 @@ export class Invoker {
       progress.usage = emptyUsage();
       const params = buildParams(spec);
       const sentAt = Date.now();
+      req.onSend?.();
       try {
         const stream =
           spec.compactAt === null

@@ -7,6 +7,7 @@ import type { Broadcaster } from "./broadcaster";
 import type { Outflow } from "./outflow";
 import type { PostInput } from "./post-input";
 import { ok, refuse, type RoomReply } from "./room-reply";
+import { Phases } from "./run/phases";
 import type { RunQueue } from "./run/queue";
 import type { SpendGuard } from "./spend";
 import type { RoomStore, ThreadRecord } from "./store";
@@ -28,6 +29,8 @@ export interface AcceptInput {
   attachments?: string[];
   /** The request that brought it, for the log lines of its run. */
   requestId?: string;
+  /** Its way to the model request, timed from its arrival (a person's post). */
+  phases?: Phases;
 }
 
 export type Accepted = RoomReply<{ message: Message; duplicate: boolean }>;
@@ -60,7 +63,10 @@ export class Intake {
    * stored and queued.
    */
   async post(t: ThreadRecord, userId: string, input: PostInput, requestId?: string, source = "web"): Promise<Accepted> {
-    return (await this.personChecks(t, userId, input)) || this.accept(t, { ...input, role: "user", source, requestId });
+    const phases = new Phases();
+    const refused = await this.personChecks(t, userId, input);
+    phases.mark("checked");
+    return refused || this.accept(t, { ...input, role: "user", source, requestId, phases });
   }
 
   /**
@@ -162,6 +168,10 @@ export class Intake {
       return refuse("rate_limited", `This thread already has ${queued} messages waiting; send this one when they are answered`, 5);
     }
     const message = store.transaction(() => this.store(t, input, files.map(publicAttachment), parentOf(), runs, branches));
+    if (runs && input.phases) {
+      input.phases.mark("stored");
+      this.deps.queue.arrived(message.id, input.phases);
+    }
     if (runs) this.deps.queue.wake();
     else this.deps.waitUntil(this.deps.outflow.flush());
     return ok({ message, duplicate: false });

@@ -68,6 +68,8 @@ async function callPluginTool(
 export interface CallOptions {
   hold?: RunHold;
   resume?: ResumePoint;
+  /** As the request is handed to the SDK. */
+  onSend?: () => void;
 }
 
 /** The request of a run's model call, but for its history (fitted to the window at each attempt). */
@@ -107,6 +109,7 @@ async function requestOf(deps: RunParts, run: RunInfo, message: MessageRecord, p
       return callPluginTool(deps, run, name, input, toolUseId, () => ({ point: resumable(), prompt }), signal, opts.hold);
     },
     beforeRound: (messages) => reserveRequest(deps, run, () => messagesTokens(messages)),
+    ...(opts.onSend ? { onSend: opts.onSend } : {}),
     ...(container !== undefined ? { container: container.id } : {}),
     onCodeResult: (result) => outputs.take(result),
     onUploadGone: (upstreamId) => deps.uploads.gone(upstreamId, run.ownerId),

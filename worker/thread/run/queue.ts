@@ -13,6 +13,7 @@ import { Run } from "./run";
 import type { RunParts } from "./parts";
 import type { InboxItem, ThreadRecord } from "../store";
 import type { RunHold } from "./mcp-tools";
+import type { Phases } from "./phases";
 import type { RunOutcome } from "../../plugins/contract";
 
 const HEARTBEAT_MS = 30_000;
@@ -42,6 +43,8 @@ export class RunQueue {
   private waiting = false;
   /** The meter as the last run's log line read it (as the object started, before its first run). */
   private counted: MeterCounts;
+  /** People's messages queued in this instance, with their way so far (phases.ts). */
+  private readonly arrivals = new Map<string, Phases>();
 
   constructor(
     private readonly parts: RunParts,
@@ -126,8 +129,15 @@ export class RunQueue {
     if (this.runDone) await Promise.race([this.runDone, new Promise((r) => setTimeout(r, 5_000))]);
   }
 
+  /** A person's message, queued: its way so far, for its run to go on timing (phases.ts). */
+  arrived(messageId: string, phases: Phases): void {
+    this.arrivals.set(messageId, phases);
+  }
+
   private execute(item: InboxItem): Promise<void> {
-    const run = new Run(this.parts, newId("run"), item);
+    const phases = this.arrivals.get(item.messageId) ?? null;
+    this.arrivals.delete(item.messageId);
+    const run = new Run(this.parts, newId("run"), item, phases);
     run.announce();
     return this.drive(run, (signal, hold, onModelRequest) => run.handle(signal, hold, onModelRequest));
   }
@@ -162,6 +172,7 @@ export class RunQueue {
         d1BeforeModel: beforeModel?.d1 ?? null,
         callsBeforeModel: beforeModel?.calls ?? null,
         d1RoundTrips: d1.roundTrips - atStart,
+        ...(run.phases ? { phases: run.phases.summary() } : {}),
       };
     } catch (err) {
       // Only a fault before the pipeline could take over lands here; the run still ends cleanly.

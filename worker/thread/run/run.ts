@@ -17,6 +17,7 @@ import type { RunHold } from "./mcp-tools";
 import { callModel } from "./model-call";
 import type { RunParts } from "./parts";
 import { RunRecorder } from "./recorder";
+import type { Phases } from "./phases";
 import { partialTurns } from "./records";
 import { projectRetrieves } from "./project-knowledge";
 import { reserveRequest } from "./spend-reservation";
@@ -37,6 +38,8 @@ export class Run {
     parts: RunParts,
     readonly id: string,
     private readonly item: InboxItem,
+    /** A person's message's way from its arrival (phases.ts); null for any other input, or one a restart requeued. */
+    readonly phases: Phases | null = null,
   ) {
     // Each line of the run names it, and the request that queued it (X-Request-Id).
     const logger = parts.logger.with({ runId: id, ...(item.requestId ? { requestId: item.requestId } : {}) });
@@ -62,11 +65,13 @@ export class Run {
       store.runs.started(this.id, this.item.messageId, events.lastSeq + 1, Date.now(), this.item.queuedSeq);
       events.emit("pipeline:start", { threadId, runId: this.id, messageId: this.item.messageId });
     });
+    this.phases?.mark("started");
   }
 
   /** The pipeline. Rejects only for a fault before step 1 (the queue abandons the run then). */
   async handle(signal: AbortSignal, hold?: RunHold, onModelRequest?: () => void): Promise<RunOutcome> {
     const run = await this.begin(true);
+    this.phases?.mark("stepZero");
     const rec = new RunRecorder(this.parts, run);
     const { plugins } = this.parts;
     // A stop or timeout must not wait for a slow hook before the model is called.
@@ -78,13 +83,16 @@ export class Run {
       // Step 1: plugins hear of the message; they cannot change it.
       await beforeInvoke(plugins.notify("onMessage", run.message, run));
       rec.step({ step: "onMessage" });
+      this.phases?.mark("hooks");
       // Steps 2 and 3: the base prompt, then each plugin's transformation of it, in order.
       prompt = await beforeInvoke(plugins.chain("onBeforeInvoke", basePrompt(run.thread, run.content), [run], isPrompt));
       rec.step({ step: "onBeforeInvoke", detail: `system ${prompt.system.length} chars, prompt ${prompt.prompt.length} chars` });
+      this.phases?.mark("prompt");
       // Step 4: the model, streamed.
       rec.step({ step: "invoking", detail: run.model });
       onModelRequest?.();
-      return await this.ending.completed(run, rec, prompt, await callModel(this.parts, run, this.message!, prompt, rec, signal, { hold }));
+      const onSend = () => this.phases?.mark("request");
+      return await this.ending.completed(run, rec, prompt, await callModel(this.parts, run, this.message!, prompt, rec, signal, { hold, onSend }));
     } catch (err) {
       return this.ending.failed(run, rec, err, prompt);
     }
