@@ -119,7 +119,9 @@ export class ResearchDriver {
     const r = this.deps.store.get(id);
     if (!r) return refuse("not_found", "No such research in this thread");
     if (["done", "stopped", "failed"].includes(r.status)) return ok(publicResearch(r));
-    this.save({ ...r, status: "stopped", endedAt: Date.now(), note: "Stopped by the user" });
+    // Every tab sees it stopped, its tasks with it, in one update; their threads are told next.
+    const cancelled = r.subquestions.map((s): Subquestion => (s.taskId && !TERMINAL.has(s.status) ? { ...s, status: "cancelled" } : s));
+    this.save({ ...r, status: "stopped", endedAt: Date.now(), note: "Stopped by the user", subquestions: cancelled });
     await this.cancelRunning(r);
     return ok(this.get(id)!);
   }
