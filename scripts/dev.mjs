@@ -39,6 +39,12 @@ const PASSED_THROUGH = [
   "DOCUMENT_PARSE_MS",
   "PROJECT_MAX_CHARS",
   "APPROVAL_TIMEOUT_S",
+  "RESEARCH_REVIEW",
+  "RESEARCH_MIN_TASKS",
+  "RESEARCH_MAX_TASKS",
+  "RESEARCH_BUDGET_USD",
+  "RESEARCH_TIME_LIMIT_S",
+  "RESEARCH_SEARCHES_PER_TASK",
 ];
 const port = process.env.PORT || "8787";
 const wrangler = "node_modules/.bin/wrangler";

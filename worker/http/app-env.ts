@@ -34,10 +34,15 @@ export function fromRoom<T>(reply: RoomReply<T>): T {
  * A call to the caller's own object (their directory, search, usage, files, tasks). One it cannot
  * answer (unreachable, or its first import from D1 failed) is 503: the user's data is never guessed.
  */
-export async function askUser<T>(c: Context<AppEnv>, call: (user: UserApi) => Promise<T>): Promise<T> {
+export function askUser<T>(c: Context<AppEnv>, call: (user: UserApi) => Promise<T>): Promise<T> {
+  // The user's first request makes their object, near them (lib/placement.ts).
+  return reached(c, () => call(userStub(c.env, c.var.userId, undefined, hintFrom(c.env, c.req.raw))));
+}
+
+/** A call to a user's object (however it was reached), answered, or 503 when the object cannot answer. */
+export async function reached<T>(c: Context<AppEnv>, call: () => Promise<T>): Promise<T> {
   try {
-    // The user's first request makes their object, near them (lib/placement.ts).
-    return await call(userStub(c.env, c.var.userId, undefined, hintFrom(c.env, c.req.raw)));
+    return await call();
   } catch (err) {
     if (err instanceof ApiError) throw err;
     console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer", requestId: c.var.requestId, error: String(err) }));

@@ -7,7 +7,7 @@ import { configOf, type Env } from "../env";
 import { placed } from "../lib/placement";
 import { hashSecret, holderOfSecret } from "../user/api-access";
 import { userStub, userStubById, type UserApi } from "../user/stub";
-import type { AppEnv } from "./app-env";
+import { reached, type AppEnv } from "./app-env";
 import { localUser } from "./auth";
 import { ApiError } from "./errors";
 
@@ -43,10 +43,10 @@ export async function apiSession(c: Context<AppEnv>, ask: { fingerprint?: string
   if (secret) {
     const holder = holderOf(c.env, secret);
     const hash = await hashSecret(secret);
-    session = holder ? await reach(c, () => holder.apiRequest(hash, fingerprint, projectId)) : null;
+    session = holder ? await reached(c, () => holder.apiRequest(hash, fingerprint, projectId)) : null;
   } else if (configOf(c.env).authMode === "none") {
     const userId = localUser(c);
-    session = await reach(c, () => userStub(c.env, userId).apiRequest(null, fingerprint, projectId));
+    session = await reached(c, () => userStub(c.env, userId).apiRequest(null, fingerprint, projectId));
   }
   if (!session?.userId) throw new ApiError("unauthorized", "A valid API key is required: Authorization: Bearer <key>, or x-api-key (Settings, API keys)");
   c.set("userId", session.userId);
@@ -58,14 +58,4 @@ export async function userForApiKey(env: Env, secret: string): Promise<string | 
   const holder = holderOf(env, secret);
   if (!holder) return null;
   return (await holder.apiRequest(await hashSecret(secret), null, null))?.userId || null;
-}
-
-/** The user's object's answer; one that cannot be reached is 503, never a guess. */
-async function reach<T>(c: Context<AppEnv>, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", msg: "the user's object did not answer", requestId: c.var.requestId, error: String(err) }));
-    throw new ApiError("unavailable", "Your account could not be reached; try again in a moment", {}, { "Retry-After": "5" });
-  }
 }

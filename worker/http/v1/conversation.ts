@@ -5,6 +5,7 @@
 // each message's role and text, with whitespace evened out, since clients trim or re-wrap what they
 // got back.
 import { MAX_CONTENT_CHARS, MAX_INSTRUCTIONS_CHARS } from "../../../protocol";
+import { sha256Hex } from "../../lib/sha256";
 import type { HistoryTurn } from "../../thread";
 import { ApiError } from "../errors";
 
@@ -51,7 +52,5 @@ const even = (text: string) => text.trim().replace(/\s+/g, " ");
 /** The fingerprint of a conversation's turns (hex SHA-256); null for none (nothing to continue). */
 export async function fingerprintOf(turns: HistoryTurn[]): Promise<string | null> {
   if (turns.length === 0) return null;
-  const canonical = JSON.stringify(turns.map((t) => [t.role, even(t.content)]));
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(JSON.stringify(turns.map((t) => [t.role, even(t.content)])));
 }

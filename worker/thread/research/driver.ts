@@ -60,7 +60,7 @@ export interface ResearchDeps {
 export class ResearchDriver {
   /** Reports being written by this instance: two tasks ending at once write one report. */
   private readonly writing = new Set<string>();
-  private running: boolean | null = null;
+  private running: ResearchRecord[] | null = null;
 
   constructor(private readonly deps: ResearchDeps) {
     // Every frame of this thread: the tasks' progress arrives here.
@@ -312,19 +312,20 @@ export class ResearchDriver {
 
   private onFrame(frame: EventFrame): void {
     // Every frame of the thread passes here (tokens too): a thread with no research running stops at once.
-    if (!frame.event.startsWith("task:") || !this.anyRunning()) return;
+    if (!frame.event.startsWith("task:") || !this.runningNow().length) return;
     if (frame.event === "task:created") return this.taskCreated(frame.data.task);
     if (frame.event === "task:validated" || frame.event === "task:failed" || frame.event === "task:evaluated" || frame.event === "task:progress") return this.taskMoved(frame.data.task);
     if (frame.event !== "task:stream") return;
     const taskId = frame.data.task.id;
-    const found = this.deps.store.ofTask(taskId);
-    if (!found || found.status !== "running") return;
+    const found = this.runningWith(taskId);
+    if (!found) return;
     // Its run is under way: a task still pending on the card is running, whichever frame says so first.
     const waiting = (s: Subquestion) => s.taskId === taskId && (s.status === "pending" || s.status === "planned");
     if (found.subquestions.some(waiting)) this.update(found, (s) => (waiting(s) ? { ...s, status: "running" } : s));
-    const r = this.deps.store.get(found.id)!;
     const e = frame.data.data as { type?: string; toolName?: string; sources?: { url: string; title: string | null }[] };
-    if (frame.data.event !== "pipeline:stream") return;
+    if (frame.data.event !== "pipeline:stream" || (e.type !== "server_tool_call" && e.type !== "server_tool_result")) return;
+    const r = this.runningWith(taskId);
+    if (!r) return;
     if (e.type === "server_tool_call" && e.toolName === WEB_SEARCH_TOOL) {
       this.save({ ...r, searches: r.searches + 1 });
       void this.next(r.id);
@@ -340,16 +341,15 @@ export class ResearchDriver {
    * delegation answers, find their research.
    */
   private taskCreated(task: Task): void {
-    for (const r of this.deps.store.live()) {
-      if (r.status !== "running") continue;
+    for (const r of this.runningNow()) {
       const i = r.subquestions.findIndex((s) => !s.taskId && taskPrompt(r.question, s.text) === task.prompt);
       if (i >= 0) return this.update(r, (s, j) => (j === i ? { ...s, taskId: task.id, status: task.status } : s));
     }
   }
 
   private taskMoved(task: Task): void {
-    const r = this.deps.store.ofTask(task.id);
-    if (!r || r.status !== "running") return;
+    const r = this.runningWith(task.id);
+    if (!r) return;
     this.update(r, (s) => (s.taskId === task.id ? { ...s, status: task.status, costUsd: task.costUsd } : s));
     this.deps.waitUntil(this.next(r.id));
   }
@@ -364,10 +364,18 @@ export class ResearchDriver {
     if (JSON.stringify(next) !== JSON.stringify(r)) this.save(next);
   }
 
-  /** Whether any research of this thread runs (kept in memory between saves). */
-  private anyRunning(): boolean {
-    this.running ??= this.deps.store.live().some((r) => r.status === "running");
+  /**
+   * The thread's running researches, kept in memory between saves (every write is a save): the frames'
+   * path reads them for each of a task's frames, tokens included.
+   */
+  private runningNow(): ResearchRecord[] {
+    this.running ??= this.deps.store.live().filter((r) => r.status === "running");
     return this.running;
+  }
+
+  /** The running research a task belongs to, if any. */
+  private runningWith(taskId: string): ResearchRecord | null {
+    return this.runningNow().find((r) => r.subquestions.some((s) => s.taskId === taskId)) ?? null;
   }
 
   private save(r: ResearchRecord): void {
@@ -377,7 +385,7 @@ export class ResearchDriver {
   }
 
   private rearm(): void {
-    const running = this.deps.store.live().filter((r) => r.status === "running");
+    const running = this.runningNow();
     if (!running.length) return;
     const soonest = Math.min(...running.map((r) => Math.min((r.runningSince ?? r.startedAt) + r.timeLimitS! * 1000, Date.now() + POLL_MS)));
     this.deps.waitUntil(this.deps.alarms.request(Math.max(soonest, Date.now() + 100)));

@@ -4,6 +4,7 @@
 // then checks the hash, so a revoked key is refused at once.
 import { API_KEY_PREFIX_CHARS, API_KEY_SECRET_START, type ApiKey } from "../../../protocol";
 import { newId } from "../../lib/ids";
+import { sha256Hex } from "../../lib/sha256";
 
 /** The last use is written at most once a minute: a key's every request would be a write otherwise. */
 const LAST_USED_GRAIN_MS = 60_000;
@@ -20,10 +21,7 @@ export function holderOfSecret(secret: string): string | null {
   return secret.match(SECRET)?.[1] ?? null;
 }
 
-export async function hashSecret(secret: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+export const hashSecret = (secret: string): Promise<string> => sha256Hex(secret);
 
 function newSecret(holderId: string): string {
   // 62^32: 190 bits. Rejection sampling keeps every character equally likely.

@@ -1,0 +1,5 @@
+// A string's SHA-256, as hex: what keeps an API key (its secret never) and names a conversation.
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
