@@ -1,14 +1,13 @@
 // The statements that copy the objects' rows into D1 (a thread's metadata, a user's usage by day):
 // upserts by key, so a flush that is retried (or that raced a restart) never doubles a row.
 //
-// A flush ends every run, so its statements' text is built from the schema once per shape (table,
-// columns, rows per statement) and only bound after: Drizzle's query builder took longer than the
-// rest of a run's end put together.
+// A flush ends every run, so its statements' text is built once per shape (upsert.ts).
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { isRemoval, type OutboxEntry } from "../lib/outbox";
 import type { Sink } from "../lib/outbox-flush";
 import { threadDirectory, threads, usageDays } from "./schema";
+import { upsertShape, upsertValues } from "./upsert";
 
 export type MirrorRows = {
   thread_directory: (typeof threadDirectory.$inferInsert)[];
@@ -27,37 +26,7 @@ const KEYS: { [T in keyof MirrorRows]: [SQLiteTable, SQLiteColumn[]] } = {
 // D1 binds at most 100 parameters per statement.
 const MAX_PARAMS = 100;
 
-/** An upsert's text, and the columns that encode its parameters (a row's, repeated per row). */
-interface Shape {
-  text: string;
-  columns: SQLiteColumn[];
-}
-
-const shapes = new Map<string, Shape>();
-
 const quote = (name: string) => JSON.stringify(name);
-
-/**
- * `INSERT INTO t (a, b) VALUES (?, ?), ... ON CONFLICT (a) DO UPDATE SET b = excluded.b`: the columns
- * written are the row's, and a conflict takes each of them but the key.
- */
-function shapeOf(table: SQLiteTable, fields: string[], rows: number, keys: SQLiteColumn[]): Shape {
-  const id = `${getTableName(table)}|${fields.join(",")}|${rows}`;
-  let shape = shapes.get(id);
-  if (!shape) {
-    const all = getTableColumns(table);
-    const columns = fields.map((f) => all[f] as SQLiteColumn);
-    const names = columns.map((c) => quote(c.name));
-    const update = columns.filter((c) => !keys.includes(c)).map((c) => `${quote(c.name)} = excluded.${quote(c.name)}`);
-    const row = `(${columns.map(() => "?").join(", ")})`;
-    const text =
-      `INSERT INTO ${quote(getTableName(table))} (${names.join(", ")}) VALUES ${Array(rows).fill(row).join(", ")}` +
-      ` ON CONFLICT (${keys.map((k) => quote(k.name)).join(", ")}) DO ${update.length ? `UPDATE SET ${update.join(", ")}` : "NOTHING"}`;
-    shape = { text, columns };
-    shapes.set(id, shape);
-  }
-  return shape;
-}
 
 function upserts<T extends SQLiteTable>(d1: D1Database, table: T, rows: T["$inferInsert"][], keys: SQLiteColumn[]): D1PreparedStatement[] {
   // Rows with the same fields share a statement.
@@ -74,15 +43,8 @@ function upserts<T extends SQLiteTable>(d1: D1Database, table: T, rows: T["$infe
     const perStatement = Math.max(1, Math.floor(MAX_PARAMS / fields.length));
     for (let i = 0; i < group.length; i += perStatement) {
       const slice = group.slice(i, i + perStatement);
-      const { text, columns } = shapeOf(table, fields, slice.length, keys);
-      const values: unknown[] = [];
-      for (const row of slice) {
-        for (let c = 0; c < fields.length; c++) {
-          const value = row[fields[c]];
-          values.push(value === null || value === undefined ? null : columns[c].mapToDriverValue(value));
-        }
-      }
-      out.push(d1.prepare(text).bind(...values));
+      const shape = upsertShape(table, fields, slice.length, keys);
+      out.push(d1.prepare(shape.text).bind(...upsertValues(shape, fields, slice)));
     }
   }
   return out;

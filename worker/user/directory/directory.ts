@@ -5,6 +5,7 @@ import { and, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PendingApproval, SearchResult, Thread, ThreadStatus } from "../../../protocol";
 import { messages, threads } from "../../db/schema";
 import { toThread } from "../../db/shapes";
+import { upsertRow } from "../../db/upsert";
 import { inList, type UserDb, type UserStore } from "../store";
 import { encodeCursor, type Cursor } from "./cursor";
 import { createDirectoryTables } from "./schema";
@@ -19,11 +20,13 @@ export interface ListOptions {
 
 export class Directory {
   private readonly db: UserDb;
+  private readonly sql: SqlStorage;
   private readonly waiting: WaitingCalls;
 
   constructor(store: UserStore) {
     createDirectoryTables(store.sql);
     this.db = store.db;
+    this.sql = store.sql;
     this.waiting = new WaitingCalls(store.sql);
   }
 
@@ -77,16 +80,12 @@ export class Directory {
 
   /** A thread as its object reports it: the newer copy wins (a report retried late changes nothing). */
   upsert(row: typeof threads.$inferInsert): void {
-    this.db
-      .insert(threads)
-      .values(row)
-      .onConflictDoUpdate({ target: threads.id, set: row, setWhere: sql`excluded.updated_at >= ${threads.updatedAt}` })
-      .run();
+    upsertRow(this.sql, threads, row, [threads.id], `excluded.updated_at >= "threads"."updated_at"`);
   }
 
   /** A thread's text message as it reports it (a newer copy replaces it), for search. */
   index(row: typeof messages.$inferInsert): void {
-    this.db.insert(messages).values(row).onConflictDoUpdate({ target: messages.id, set: row }).run();
+    upsertRow(this.sql, messages, row, [messages.id]);
   }
 
   /** The calls a thread has waiting for the user, as it reports them. */

@@ -5,6 +5,7 @@ import type { Run, UsageTotals } from "../../../protocol";
 import { agentRuns, threads } from "../../db/schema";
 import { toRun } from "../../db/shapes";
 import { usageSums } from "../../db/usage-sums";
+import { upsertRow } from "../../db/upsert";
 import { DAY_MS } from "../../lib/time";
 import { roundUsd } from "../../lib/usd";
 import type { UserDb, UserStore } from "../store";
@@ -28,14 +29,16 @@ export interface UsageQuery {
 
 export class Usage {
   private readonly db: UserDb;
+  private readonly sql: SqlStorage;
 
   constructor(store: UserStore) {
     store.sql.exec(TABLES);
     this.db = store.db;
+    this.sql = store.sql;
   }
 
   upsert(row: typeof agentRuns.$inferInsert): void {
-    this.db.insert(agentRuns).values(row).onConflictDoUpdate({ target: agentRuns.id, set: row }).run();
+    upsertRow(this.sql, agentRuns, row, [agentRuns.id]);
   }
 
   /** The runs that match, newest first, and their totals. */
