@@ -49,15 +49,14 @@ export async function createThread(body: Record<string, unknown> = {}, token?: s
 
 /**
  * Waits until no thread object of this file (made by createThread, by a route as another user, by a
- * delegation: each test file has storage of its own) is running or has work queued, so a test ends
- * with nothing left running in the background.
+ * delegation: each test file has storage of its own) is running, has work queued or a run's
+ * housekeeping to do, so a test ends with nothing left running in the background.
  */
 export async function settle(timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const id of await listDurableObjectIds(env.THREAD_ROOM)) {
     for (;;) {
-      const state = await runInDurableObject(env.THREAD_ROOM.get(id), (r: ThreadRoom) => r.activity());
-      if (!state.running && state.queued === 0) break;
+      if (!(await runInDurableObject(env.THREAD_ROOM.get(id), (r: ThreadRoom) => r.busy()))) break;
       if (Date.now() > deadline) throw new Error(`thread object ${id} still busy after ${timeoutMs}ms`);
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -1,7 +1,8 @@
 // Where the thread's rows go after its own store: D1 (the thread's metadata, in the directory shared
 // across users) and the owner's object (the user's directory, search and usage), each through its own
-// outbox, flushed together after each run and after a change outside runs, and retried by the alarm
-// apart. Neither is on a run's way, and no answer waits for D1.
+// outbox, flushed after each run (the owner's object as its end events leave, D1 a moment later) and
+// after a change outside runs, and retried by the alarm apart. Neither is on a run's way, and no
+// answer waits for D1.
 import type { D1Usage } from "../db/client";
 import { d1Sink } from "../db/mirror";
 import type { Alarms } from "../lib/alarms";
@@ -41,10 +42,10 @@ export class Outflow {
     await Promise.all([this.mirror.flush(), this.report.flush()]);
   }
 
-  /** The flushes after a run: what D1 got, and its round trips. */
-  async afterRun(): Promise<Mirrored> {
+  /** D1's flush after a run (off the next message's way): what D1 got, and its round trips. */
+  async mirrored(): Promise<Mirrored> {
     const before = this.usage.roundTrips;
-    const [rows] = await Promise.all([this.mirror.flush(), this.report.flush()]);
+    const rows = await this.mirror.flush();
     return { rows, d1RoundTrips: this.usage.roundTrips - before, ...this.mirror.state() };
   }
 

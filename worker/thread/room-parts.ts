@@ -21,12 +21,12 @@ import { RESEARCH_DRIVER, ResearchDriver, sourcesIn } from "./research";
 import { unwrap } from "./room-reply";
 import { ModelView } from "./model-view";
 import { otherThreads } from "./other-threads";
-import { Outflow, type Mirrored } from "./outflow";
+import { Outflow } from "./outflow";
 import { modelPort, pluginContextFor } from "./plugin-context";
 import { Calibration } from "./run/context-window";
 import { FileBlocks } from "./run/file-blocks";
 import { ContainerUploads } from "./run/container-uploads";
-import { RunQueue } from "./run/queue";
+import { RunQueue, type QueueParts } from "./run/queue";
 import { StepZero } from "./run/step-zero";
 import { Scheduler } from "./scheduler";
 import { SocketHub } from "./sockets";
@@ -71,7 +71,7 @@ export function roomParts(ctx: DurableObjectState, env: Env, faults: RoomFaults,
   const bucket = meter.calls(env.FILES, "r2");
   const uploads = new ContainerUploads({ invoker, user, bucket, logger });
   const run = { store, writer, events, plugins, invoker, view, calibration, files, uploads, stepZero, spend, logger, config, approvals, user, bucket };
-  const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, afterRun: () => afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
+  const queue = new RunQueue(run, { alarms, d1: d1Usage, meter, ...afterRun({ store, outflow, stepZero, spend }, closing, waitUntil), waitUntil });
   const intake = new Intake({ store, writer, events, spend, queue, outflow, config, limits: faults.limits, waitUntil });
   const scheduler = new Scheduler({ store, intake, outflow, alarms, user, config, logger, hasAccess: (userId) => stillHasAccess(env, userId) });
   // The plugins come first (the broadcaster tells them every frame) and register last: what they are
@@ -120,14 +120,27 @@ export async function destroyParts({ queue, outflow, plugins, sockets, store, al
   view.forget();
 }
 
-/** After each run: the flushes, step 0's revalidation, and the spend settled. */
-function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; spend: SpendGuard }, closing: () => boolean, waitUntil: (p: Promise<unknown>) => void): Promise<Mirrored> {
-  const owner = p.store.thread.get()?.ownerId;
-  if (!owner || closing()) return Promise.resolve({ rows: 0, d1RoundTrips: 0, waiting: 0, dead: 0 });
-  const flushed = p.outflow.afterRun();
-  waitUntil(flushed);
-  const revalidated = p.stepZero.revalidate(owner);
-  if (revalidated) waitUntil(revalidated);
-  waitUntil(p.spend.settleLater(owner));
-  return flushed;
+/**
+ * After each run: the owner's object's report, sent as its end events leave (whoever saw the end
+ * finds the run in the list and search); the rest (D1, step 0's revalidation, the spend settled)
+ * with the housekeeping, once a message sent right after the answer has reached the model.
+ */
+function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; spend: SpendGuard }, closing: () => boolean, waitUntil: (p: Promise<unknown>) => void): Pick<QueueParts, "report" | "housekeeping"> {
+  const owner = () => (closing() ? undefined : p.store.thread.get()?.ownerId);
+  return {
+    report() {
+      if (!owner()) return Promise.resolve();
+      const reported = p.outflow.reported();
+      waitUntil(reported);
+      return reported;
+    },
+    housekeeping() {
+      const ownerId = owner();
+      if (!ownerId) return Promise.resolve({ rows: 0, d1RoundTrips: 0, waiting: 0, dead: 0 });
+      const revalidated = p.stepZero.revalidate(ownerId);
+      if (revalidated) waitUntil(revalidated);
+      waitUntil(p.spend.settleLater(ownerId));
+      return p.outflow.mirrored();
+    },
+  };
 }

@@ -172,9 +172,15 @@ export class ThreadRoom extends DurableObject<Env> implements OtherThread {
     return this.withThread(who, () => ok({ stopped: this.parts.queue.stop() }));
   }
 
-  /** Whether a run is in progress, and how many messages wait (tests settle on this). */
+  /** Whether a run is in progress, and how many messages wait (a prewarm answers it). */
   activity(): { running: boolean; queued: number } {
     return this.built ? { running: this.built.queue.runningId !== null, queued: this.built.store.runs.queued() } : { running: false, queued: 0 };
+  }
+
+  /** Anything left to do: a run, a queued message, or a run's housekeeping (tests wait for none). */
+  busy(): boolean {
+    const { running, queued } = this.activity();
+    return running || queued > 0 || (this.built?.queue.tidying ?? false);
   }
 
   /** Loads the thread (from D1 once, for an old one) and what its first run needs: the post waits on nothing. */

@@ -18,8 +18,9 @@ import type { RunOutcome } from "../../plugins/contract";
 
 const HEARTBEAT_MS = 30_000;
 /**
- * A run's housekeeping (its log line, the replay buffer's pruning) waits this long after the run, so
- * a message sent right after an answer (a follow-up, the next one queued) reaches the model first.
+ * A run's housekeeping (D1's flush, its log line, the replay buffer's pruning) waits this long after
+ * the run, so a message sent right after an answer (a follow-up, the next one queued) reaches the
+ * model first.
  */
 const HOUSEKEEPING_DELAY_MS = 50;
 
@@ -28,8 +29,10 @@ export interface QueueParts {
   d1: D1Usage;
   /** What the object has cost: each run's log line says what it cost since the line before. */
   meter: Meter;
-  /** After each run: the mirror flush, sent in the turn of the run's end events. */
-  afterRun(): Promise<Mirrored>;
+  /** After each run, in the turn of its end events: the owner's object's report, sent. */
+  report(): Promise<void>;
+  /** After each run, with its housekeeping: the D1 flush (what it wrote), and what else can wait. */
+  housekeeping(): Promise<Mirrored>;
   /** Keeps the object alive for work done after a run. */
   waitUntil(work: Promise<unknown>): void;
 }
@@ -43,6 +46,8 @@ export class RunQueue {
   private waiting = false;
   /** The meter as the last run's log line read it (as the object started, before its first run). */
   private counted: MeterCounts;
+  /** Runs whose housekeeping is still to come. */
+  private untidy = 0;
   /** People's messages queued in this instance, with their way so far (phases.ts). */
   private readonly arrivals = new Map<string, Phases>();
 
@@ -55,6 +60,11 @@ export class RunQueue {
 
   private get store() {
     return this.parts.store;
+  }
+
+  /** A run's housekeeping is still to come (HOUSEKEEPING_DELAY_MS). */
+  get tidying(): boolean {
+    return this.untidy > 0;
   }
 
   /** The run in progress, if any. */
@@ -202,19 +212,21 @@ export class RunQueue {
 
   /**
    * The run's end events leave once the writes before them are durable (the output gate), when this
-   * turn yields; the mirror's batch, sent in it, leaves with them. The rest waits (HOUSEKEEPING_DELAY_MS).
+   * turn yields; the owner's object's report, sent in it, leaves with them. The rest waits
+   * (HOUSEKEEPING_DELAY_MS).
    */
   private housekeep(log: ((mirror: Mirrored, cost: MeterCounts) => void) | null): void {
-    const mirrored = this.queue.afterRun();
+    const reported = this.queue.report();
+    this.untidy++;
     const later = new Promise((resolve) => setTimeout(resolve, HOUSEKEEPING_DELAY_MS)).then(async () => {
       if (!this.closed) this.store.prune(Date.now());
-      const flushed = await mirrored;
+      const [flushed] = await Promise.all([this.queue.housekeeping(), reported]);
       // What the object wrote, read and sent out since the last run's line: this message's cost.
       const now = this.queue.meter.read();
       const cost = since(now, this.counted);
       this.counted = now;
       log?.(flushed, cost);
-    });
+    }).finally(() => this.untidy--);
     this.queue.waitUntil(later);
   }
 }
