@@ -6,12 +6,13 @@
 //   npm run bench -- --compare <rev> [--pairs 3]
 //   npm run bench -- --only user,cap        (some parts only: main, cap, user, first, knowledge, cost)
 //   npm run bench -- --only cost --save docs/scale-figures.json   (the figures npm run scale reads)
+//   npm run bench -- --only first --peer <dir>   (the first leg beside a peer app's, in the same run)
 //
 // With --d1-latency, the app runs twice, the second time with that delay added to every D1 round
 // trip (a primary one region away), and the table prints both side by side. With --compare, only the
 // latency legs, this checkout against <rev>, in pairs run back to back (scripts/bench/compare.mjs).
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { startFakeUpstream } from "../test/fake-upstream/server.mjs";
 import { startMcpServers } from "../test/mcp/server.mjs";
 import { d1PerRun, sleep, startApp } from "./bench/app.mjs";
@@ -198,37 +199,60 @@ async function knowledge(upstream) {
 
 /**
  * The first leg as a person feels it, on an app of its own: the figures by socket and by POST, their
- * floors, and a table of the phases (medians) that add up to them.
+ * floors, and a table of the phases (means) that add up to them. With --peer, a peer app's figure in
+ * the same scenario on the same workerd, after ours (peerLeg).
  */
 async function first(upstream) {
   const app = await startApp(upstream.url);
+  let byVia;
   try {
-    const byVia = { socket: await firstLeg(app.base, upstream, app.logs, "socket"), post: await firstLeg(app.base, upstream, app.logs, "post") };
-    const rows = [
-      [`first leg (${MESSAGES} messages, 50 tokens): socket send → upstream request (ms)`, stats(byVia.socket.felt)],
-      ["floor: socket ping → pong, same client (ms)", stats(byVia.socket.floor)],
-      [`first leg (${MESSAGES} messages, 50 tokens): POST → upstream request (ms)`, stats(byVia.post.felt)],
-      ["floor: GET /api/health round trip, same client (ms)", stats(byVia.post.floor)],
-    ];
-    const names = [...new Set(Object.values(byVia).flatMap((v) => v.phases.flatMap((p) => Object.keys(p))))];
-    // Means, which add up (medians do not), over the object's whole-millisecond marks.
-    const median = (values) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
-    const lines = [
-      "phases of the first leg (means, ms). The object's clock moves at I/O only: a phase of computation alone reads 0,",
-      "and the time of the object's computation after its last I/O is in the last line, with the SDK and the network.",
-    ];
-    const width = Math.max(...names.map((n) => n.length), 24);
-    lines.push(`${"phase".padEnd(width)} | ${"socket".padStart(8)} | ${"POST".padStart(8)}`);
-    for (const name of names) {
-      const cells = Object.values(byVia).map((v) => median(v.phases.map((p) => p[name] ?? 0)).toFixed(1).padStart(8));
-      lines.push(`${name.padEnd(width)} | ${cells.join(" | ")}`);
-    }
-    const sums = Object.values(byVia).map((v) => median(v.phases.map((p) => Object.entries(p).reduce((sum, [k, x]) => (k === "whole" ? sum : sum + x), 0))).toFixed(1).padStart(8));
-    lines.push(`${"sum of the phases".padEnd(width)} | ${sums.join(" | ")}`);
-    return { rows, notes: [lines.join("\n")] };
+    byVia = { socket: await firstLeg(app.base, upstream, app.logs, "socket"), post: await firstLeg(app.base, upstream, app.logs, "post") };
   } finally {
     app.stop();
   }
+  const peer = args.peer ? await peerLeg(upstream, args.peer) : [];
+  const rows = [
+    [`first leg (${MESSAGES} messages, 50 tokens): socket send → upstream request (ms)`, stats(byVia.socket.felt)],
+    ["floor: socket ping → pong, same client (ms)", stats(byVia.socket.floor)],
+    [`first leg (${MESSAGES} messages, 50 tokens): POST → upstream request (ms)`, stats(byVia.post.felt)],
+    ["floor: GET /api/health round trip, same client (ms)", stats(byVia.post.floor)],
+    ...peer,
+  ];
+  return { rows, notes: [phaseTable(byVia)] };
+}
+
+/** The phases' means (which add up, where medians do not) over the object's whole-millisecond marks. */
+function phaseTable(byVia) {
+  const names = [...new Set(Object.values(byVia).flatMap((v) => v.phases.flatMap((p) => Object.keys(p))))];
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
+  const lines = [
+    "phases of the first leg (means, ms). The object's clock moves at I/O only: a phase of computation alone reads 0,",
+    "and the time of the object's computation after its last I/O is in the last line, with the SDK and the network.",
+  ];
+  const width = Math.max(...names.map((n) => n.length), 24);
+  lines.push(`${"phase".padEnd(width)} | ${"socket".padStart(8)} | ${"POST".padStart(8)}`);
+  for (const name of names) {
+    const cells = Object.values(byVia).map((v) => mean(v.phases.map((p) => p[name] ?? 0)).toFixed(1).padStart(8));
+    lines.push(`${name.padEnd(width)} | ${cells.join(" | ")}`);
+  }
+  const sums = Object.values(byVia).map((v) => mean(v.phases.map((p) => Object.entries(p).reduce((sum, [k, x]) => (k === "whole" ? sum : sum + x), 0))).toFixed(1).padStart(8));
+  lines.push(`${"sum of the phases".padEnd(width)} | ${sums.join(" | ")}`);
+  return lines.join("\n");
+}
+
+/**
+ * A peer app's first leg: `<dir>/first-leg-peer.mjs` exports `peerFirstLeg(upstream)`, which starts
+ * the peer on this checkout's workerd against this fake upstream, runs the same scenario over its
+ * socket, and answers { felt, floor, floorKind }. The peer is not part of this repository
+ * (docs/architecture.md, "The first leg", says how the figures in it were taken).
+ */
+async function peerLeg(upstream, dir) {
+  const { peerFirstLeg } = await import(join(resolve(dir), "first-leg-peer.mjs"));
+  const leg = await peerFirstLeg(upstream, { messages: MESSAGES });
+  return [
+    [`peer: first leg (${MESSAGES} messages, 50 tokens): socket send → upstream request (ms)`, stats(leg.felt)],
+    [`peer: floor, ${leg.floorKind} (ms)`, stats(leg.floor)],
+  ];
 }
 
 /** What one message writes and calls, on an app of its own (its runs' log lines say). */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startApp } from "./app.mjs";
+import { firstLeg } from "./first-leg.mjs";
 import { floor, latency } from "./scenarios.mjs";
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -24,7 +25,10 @@ async function side(upstream, root, opts) {
   try {
     const lat = await latency(app.base, upstream, opts);
     const fl = await floor(app.base, opts.runs);
-    return [median(fl), median(lat.overhead), median(lat.socketOverhead), median(lat.endToComplete), median(lat.firstToken), median(lat.lastToken)];
+    // A revision without send frames has no socket figures (sendMessage answers null).
+    const leg = await firstLeg(app.base, upstream, app.logs, "socket").catch(() => ({ felt: [] }));
+    const felt = leg.felt.filter((v) => !Number.isNaN(v));
+    return [median(fl), median(lat.overhead), median(lat.socketOverhead), felt.length ? median(felt) : undefined, median(lat.endToComplete), median(lat.firstToken), median(lat.lastToken)];
   } finally {
     app.stop();
   }
@@ -33,7 +37,7 @@ async function side(upstream, root, opts) {
 export async function compare(upstream, rev, pairs, opts) {
   const other = checkout(rev);
   try {
-    const head = ["pair", "side      ", "floor", "POST → upstream", "socket send → upstream", "end → pipeline:complete", "first token", "last token"];
+    const head = ["pair", "side      ", "floor", "POST → upstream", "socket send → upstream", "first leg (socket)", "end → pipeline:complete", "first token", "last token"];
     console.log(`bench --compare ${rev}: ${pairs} pairs, ${opts.runs} runs a side, medians (ms)\n`);
     console.log(head.join(" | "));
     for (let pair = 1; pair <= pairs; pair++) {
