@@ -227,7 +227,7 @@ function phaseTable(byVia) {
   const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
   const lines = [
     "phases of the first leg (means, ms). The object's clock moves at I/O only: a phase of computation alone reads 0,",
-    "and the time of the object's computation after its last I/O is in the last line, with the SDK and the network.",
+    "and the time of the object's computation after its last I/O is in the last line, with the fetch and the network.",
   ];
   const width = Math.max(...names.map((n) => n.length), 24);
   lines.push(`${"phase".padEnd(width)} | ${"socket".padStart(8)} | ${"POST".padStart(8)}`);

@@ -3,7 +3,7 @@
 // POST, timed from the client's send to the model's request, next to the floor (a request that does
 // nothing, by the same client). Each run's log line holds its phases inside the thread's object
 // (thread/run/phases.ts); with the client's send and the upstream's arrival on this process's clock,
-// they add up to the whole: client → object, the object's phases, SDK and network → upstream.
+// they add up to the whole: client → object, the object's phases, fetch and network → upstream.
 import { api, now, openSocket, script, sendMessage, upstreamRequest, waitForEnds } from "./clients.mjs";
 
 export const MESSAGES = 22;
@@ -62,7 +62,7 @@ function breakdown(phases, sentAt, receivedAt) {
   return {
     "client → object (Worker, auth, RPC or socket)": phases.arrivedAt - sentAt,
     ...Object.fromEntries(Object.entries(phases.ms).map(([k, v]) => [`object: ${k}`, v])),
-    "SDK and network → upstream": receivedAt - phases.requestAt,
+    "fetch and network → upstream": receivedAt - phases.requestAt,
     whole: receivedAt - sentAt,
   };
 }

@@ -5,6 +5,7 @@ import type { ModelInfo } from "../../protocol";
 import { catalog } from "./catalog";
 import { Invoker } from "./invoke";
 import { offlineFetch } from "./offline";
+import { directStream } from "./stream-request";
 
 export type Provider = "anthropic" | "offline";
 
@@ -54,6 +55,8 @@ export function createInvoker(env: Env, config: Config): Invoker {
   const client = offline
     ? new Anthropic({ apiKey: "offline", baseURL: "http://offline.invalid", fetch: offlineFetch, maxRetries: 0, openTelemetry: false })
     : apiClient(env, config);
+  // Called as a plain function: workerd's fetch refuses another `this`.
+  const fetcher: typeof fetch = offline ? offlineFetch : (input, init) => fetch(input, init);
   return new Invoker(
     client,
     {
@@ -66,5 +69,6 @@ export function createInvoker(env: Env, config: Config): Invoker {
       retryBaseMs: config.retryBaseMs,
     },
     offline,
+    directStream(client, fetcher),
   );
 }

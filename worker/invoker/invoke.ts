@@ -10,6 +10,7 @@ import { fitFiles } from "./file-fit";
 import type { ModelInfo } from "../../protocol";
 import { modelInfo } from "./catalog";
 import { buildParams, type RequestSpec } from "./request";
+import { sdkStream, type OpenStream } from "./stream-request";
 import { Amendments, type ContainerUse } from "./amendments";
 import {
   addUsage,
@@ -58,7 +59,7 @@ export interface InvokeRequest {
    * there, as the request's failure would (the spend cap reserves each request's worst case).
    */
   beforeRound?(messages: ApiMessage[]): Promise<void>;
-  /** As each request is handed to the SDK (a run times its first: thread/run/phases.ts). */
+  /** As each request is handed to the fetch (a run times its first: thread/run/phases.ts). */
   onSend?(): void;
   /** The code execution container the thread's last run used, to run in again (its files, its variables). */
   container?: string | null;
@@ -107,6 +108,8 @@ export class Invoker {
     private readonly opts: InvokerOptions,
     /** True for the offline stand-in: its catalog is the built-in one, and it takes no thinking. */
     readonly offline = false,
+    /** How a streamed request goes out (stream-request.ts): the deployment's is one fetch. */
+    private readonly open: OpenStream = sdkStream(client),
   ) {}
 
   /**
@@ -238,10 +241,7 @@ export class Invoker {
       const sentAt = Date.now();
       req.onSend?.();
       try {
-        const stream =
-          spec.compactAt === null
-            ? await this.client.messages.create(params, { signal: req.signal })
-            : await this.client.beta.messages.create(params as never, { signal: req.signal });
+        const stream = await this.open(params as Parameters<OpenStream>[0], req.signal);
         this.amendments.accepted(params.messages as ApiMessage[]);
         const reply = await readStream(stream as AsyncIterable<Anthropic.Beta.BetaRawMessageStreamEvent>, onBlock, progress, code);
         code.request(params.messages as ApiMessage[], reply.content, Date.now() - sentAt);

@@ -68,7 +68,7 @@ async function callPluginTool(
 export interface CallOptions {
   hold?: RunHold;
   resume?: ResumePoint;
-  /** As the request is handed to the SDK. */
+  /** As the request is handed to the fetch. */
   onSend?: () => void;
 }
 

@@ -17,7 +17,7 @@ export const PHASES = [
   "hooks",
   /** onBeforeInvoke: the prompt, each plugin's part of it. */
   "prompt",
-  /** The request built (history, files, tools, the window's estimate) and handed to the SDK's fetch. */
+  /** The request built (history, files, tools, the window's estimate) and handed to the fetch. */
   "request",
 ] as const;
 
