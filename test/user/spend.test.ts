@@ -113,6 +113,30 @@ describe("the spend cap, held by the user's object", () => {
     ws.close();
   });
 
+  it("asks the rate limit and the spend cap at once: a post waits on the slower of the two, not on both", async () => {
+    const { users, as } = tokenUsers("both");
+    const call = as(users.both);
+    const thread = await createThreadVia(call);
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => {
+      const { spend } = r.parts;
+      const check = spend.check.bind(spend);
+      let asked = () => {};
+      const spendAsked = new Promise<void>((resolve) => (asked = resolve));
+      spend.check = (...args) => (asked(), check(...args));
+      // A limiter that lets the post through only once the spend cap has been asked: asked in turn, it
+      // would refuse after its 2 s instead.
+      const refusal = new Promise<RateLimitOutcome>((resolve) => setTimeout(() => resolve({ success: false }), 2_000));
+      r.faults.limits.posts = { limit: () => Promise.race([spendAsked.then(() => ({ success: true })), refusal]) };
+    });
+    expect((await call(`/api/threads/${thread.id}/messages`, { body: { content: "hello" } })).status).toBe(202);
+    await settle();
+    // Both refuse: the rate limit's refusal is the one a person gets, as when they were asked in turn.
+    await reportRun(users.both.id, CAP);
+    await runInDurableObject(threadObject(thread.id), (r: ThreadRoom) => void (r.faults.limits.posts = { limit: async () => ({ success: false }) }));
+    const refused = await expectError(await call(`/api/threads/${thread.id}/messages`, { body: { content: "again" } }), 429, "rate_limited");
+    expect(refused.message).toMatch(/Too many messages/);
+  });
+
   it("refuses a post near the cap while the user's object cannot be reached: an unknown spend is never $0", async () => {
     const { users, as } = tokenUsers("unknown");
     const call = as(users.unknown);

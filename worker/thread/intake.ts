@@ -84,11 +84,12 @@ export class Intake {
       const mib = (n: number) => `${Math.ceil((n / (1024 * 1024)) * 10) / 10} MiB`;
       return refuse("too_large", `A message's attachments total at most ${mib(MAX_ATTACHMENT_BYTES_PER_MESSAGE)}; these come to ${mib(total)}`);
     }
+    // Both asked at once (the limiter's round trip, and the owner's object's while a cap is set): a
+    // post waits on the slower, not on both. The rate limit's refusal comes first, as when they were in turn.
     const limiter = this.deps.limits.posts;
-    if (limiter && !(await limiter.limit({ key: userId })).success) {
-      return refuse("rate_limited", "Too many messages in a minute; try again shortly", LIMIT_PERIOD_SEC);
-    }
-    return this.overCap(t);
+    const [limited, overCap] = await Promise.all([limiter ? limiter.limit({ key: userId }).then((r) => !r.success) : false, this.overCap(t)]);
+    if (limited) return refuse("rate_limited", "Too many messages in a minute; try again shortly", LIMIT_PERIOD_SEC);
+    return overCap;
   }
 
   /** The owner's daily spend cap, for an input that would start a run (a repeated one is answered as before). */
