@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve) => {
     const srv = createServer().listen(0, "127.0.0.1", () => {
       const { port } = srv.address();
