@@ -1,19 +1,9 @@
 // Research (PROTOCOL.md, "Research"), driven from the thread that asked: a plan of sub-questions (shown
 // for review unless the person skips it), one task thread per sub-question started at once (the
 // delegation's tasks: each its own object, so they run in parallel), their progress and sources
-// followed as their frames reach this thread (task:stream, task:validated, task:failed), then one
-// report written as an artifact. The thread's alarm polls the tasks while any runs, so a research
+// followed as their frames reach this thread (live.ts), then one report written as an artifact. The thread's alarm polls the tasks while any runs, so a research
 // survives a restart of any object: a task that ended while this one slept is counted when it wakes.
-import {
-  WEB_FETCH_TOOL,
-  WEB_SEARCH_TOOL,
-  type EventFrame,
-  type Research,
-  type ResearchSource,
-  type StartResearchBody,
-  type Subquestion,
-  type Task,
-} from "../../../protocol";
+import type { Research, ResearchSource, StartResearchBody, Subquestion } from "../../../protocol";
 import { costUsd } from "../../invoker/prices";
 import type { Alarms } from "../../lib/alarms";
 import { newId } from "../../lib/ids";
@@ -25,6 +15,7 @@ import type { Intake } from "../intake";
 import { ok, refuse, type RoomReply } from "../room-reply";
 import type { ThreadRecord } from "../store";
 import { finishReport, numberedSources, parsePlan, PLAN_SYSTEM, planPrompt, REPORT_SYSTEM, reportPrompt, taskPrompt, titleOf } from "./report";
+import { LiveResearches, mergedSources } from "./live";
 import { publicResearch, ResearchStore, type ResearchRecord } from "./store";
 
 /** How often the alarm looks at a running research's tasks (the frames tell it sooner). */
@@ -60,11 +51,11 @@ export interface ResearchDeps {
 export class ResearchDriver {
   /** Reports being written by this instance: two tasks ending at once write one report. */
   private readonly writing = new Set<string>();
-  private running: ResearchRecord[] | null = null;
+  /** The running researches, as the tasks' frames move them. */
+  private readonly live: LiveResearches;
 
   constructor(private readonly deps: ResearchDeps) {
-    // Every frame of this thread: the tasks' progress arrives here.
-    deps.events.follow((frame) => this.onFrame(frame));
+    this.live = new LiveResearches({ store: deps.store, events: deps.events, waitUntil: deps.waitUntil, next: (id) => this.next(id) });
   }
 
   get(id: string): Research | null {
@@ -99,7 +90,7 @@ export class ResearchDriver {
       note: null,
       messageId: accepted.value.message.id,
     };
-    this.save(r);
+    this.live.save(r);
     this.deps.waitUntil(this.plan(id, body.review ?? d.review));
     return ok(publicResearch(r));
   }
@@ -121,7 +112,7 @@ export class ResearchDriver {
     if (["done", "stopped", "failed"].includes(r.status)) return ok(publicResearch(r));
     // Every tab sees it stopped, its tasks with it, in one update; their threads are told next.
     const cancelled = r.subquestions.map((s): Subquestion => (s.taskId && !TERMINAL.has(s.status) ? { ...s, status: "cancelled" } : s));
-    this.save({ ...r, status: "stopped", endedAt: Date.now(), note: "Stopped by the user", subquestions: cancelled });
+    this.live.save({ ...r, status: "stopped", endedAt: Date.now(), note: "Stopped by the user", subquestions: cancelled });
     await this.cancelRunning(r);
     return ok(this.get(id)!);
   }
@@ -171,7 +162,7 @@ export class ResearchDriver {
     const now = this.deps.store.get(id);
     if (!now || now.status !== "planning") return;
     const planned: ResearchRecord = { ...now, ownCostUsd: now.ownCostUsd + spent, costUsd: now.costUsd + spent, subquestions: subs.map((text) => ({ text, taskId: null, status: "planned", sources: [], costUsd: 0 })) };
-    if (review) this.save({ ...planned, status: "review" });
+    if (review) this.live.save({ ...planned, status: "review" });
     else await this.launch(planned, subs);
   }
 
@@ -180,7 +171,7 @@ export class ResearchDriver {
     const t = this.deps.thread();
     if (!t) return;
     const running: ResearchRecord = { ...r, status: "running", runningSince: Date.now(), subquestions: subs.map((text) => ({ text, taskId: null, status: "planned", sources: [], costUsd: 0 })) };
-    this.save(running);
+    this.live.save(running);
     const ctx = this.deps.ctx();
     const from = { threadId: t.id, ownerId: t.ownerId, model: t.model };
     const limits = { maxIterations: 2, maxDepth: 2, maxConcurrentTasks: 100, costCapUsd: r.budgetUsd };
@@ -189,14 +180,14 @@ export class ResearchDriver {
     await Promise.all(
       subs.map(async (sub, i) => {
         const out = await delegate(ctx, ctx.tasks.created, from, { prompt: taskPrompt(r.question, sub) }, limits).catch((err) => ({ ok: false as const, reason: String(err) }));
-        if (!out.ok) return this.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, status: "failed" } : s));
+        if (!out.ok) return this.live.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, status: "failed" } : s));
         // Stopped while this task was being made: it stops too.
         if (this.deps.store.get(r.id)!.status !== "running") {
           await this.deps.cancelTask(out.task.threadId, out.task.id).catch((err) => this.deps.logger.warn("research: a task did not stop", { taskId: out.task.id, error: String(err) }));
-          return this.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, taskId: out.task.id, status: "cancelled" } : s));
+          return this.live.update(this.deps.store.get(r.id)!, (s, j) => (j === i ? { ...s, taskId: out.task.id, status: "cancelled" } : s));
         }
         // Its frames may have told its status already (taskCreated): a later word is not undone.
-        this.update(this.deps.store.get(r.id)!, (s, j) => (j !== i ? s : { ...s, taskId: out.task.id, status: s.status === "planned" ? out.task.status : s.status }));
+        this.live.update(this.deps.store.get(r.id)!, (s, j) => (j !== i ? s : { ...s, taskId: out.task.id, status: s.status === "planned" ? out.task.status : s.status }));
       }),
     );
     await this.deps.alarms.request(Date.now() + POLL_MS);
@@ -214,7 +205,7 @@ export class ResearchDriver {
     const rows = await Promise.all(r.subquestions.map((s) => (s.taskId ? owner.tasks.get(s.taskId) : Promise.resolve(null))));
     const now = this.deps.store.get(r.id);
     if (!now || now.status !== "running") return;
-    this.update(now, (s, i) => (rows[i] ? { ...s, status: rows[i]!.status, costUsd: rows[i]!.costUsd } : s));
+    this.live.update(now, (s, i) => (rows[i] ? { ...s, status: rows[i]!.status, costUsd: rows[i]!.costUsd } : s));
     await this.next(now.id);
   }
 
@@ -233,7 +224,7 @@ export class ResearchDriver {
             : null;
     if (limit && !r.note) {
       // The tasks still researching stop; one being judged ends by itself, and its result counts.
-      this.save({ ...r, note: `${limit}; the report is written from what was found` });
+      this.live.save({ ...r, note: `${limit}; the report is written from what was found` });
       await this.cancelRunning(r, ["pending", "running"]);
     }
     const now = this.deps.store.get(id);
@@ -255,7 +246,7 @@ export class ResearchDriver {
     const r = this.deps.store.get(id);
     const t = this.deps.thread();
     if (!r || !t || (r.status !== "running" && r.status !== "writing")) return;
-    if (r.status === "running") this.save({ ...r, status: "writing" });
+    if (r.status === "running") this.live.save({ ...r, status: "writing" });
     const ctx = this.deps.ctx();
     const rows = await Promise.all(r.subquestions.map((s) => (s.taskId ? ctx.owner.tasks.get(s.taskId) : Promise.resolve(null))));
     // What each task's answers hold of its searches and fetches: the record the report cites, whatever
@@ -271,7 +262,7 @@ export class ResearchDriver {
       ),
     );
     const withSources = this.deps.store.get(id)!;
-    this.update(withSources, (s, i) => ({ ...s, sources: merged(s.sources, found[i], false) }));
+    this.live.update(withSources, (s, i) => ({ ...s, sources: mergedSources(s.sources, found[i], false) }));
     const sources = numberedSources(this.deps.store.get(id)!.subquestions);
     const note = r.note && !r.note.startsWith("Stopped") ? r.note.replace(/; the report is written from what was found$/, "") : null;
     let markdown = "";
@@ -289,8 +280,8 @@ export class ResearchDriver {
     const content = finishReport(markdown, r.question, now.subquestions, sources, note);
     const made = ctx.thread.artifacts.create({ threadId: t.id, runId: `research:${id}`, messageId: now.messageId }, { title: titleOf(markdown, r.question), type: "markdown", content });
     const cost = now.costUsd + spent;
-    if (!made.ok) this.save({ ...now, status: "failed", note: made.reason, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
-    else this.save({ ...now, status: "done", artifactId: made.artifact.id, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
+    if (!made.ok) this.live.save({ ...now, status: "failed", note: made.reason, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
+    else this.live.save({ ...now, status: "done", artifactId: made.artifact.id, endedAt: Date.now(), costUsd: cost, ownCostUsd: now.ownCostUsd + spent });
   }
 
   /** Cancels the research's tasks in `statuses` (any not ended, by default), each in its own thread. */
@@ -305,100 +296,13 @@ export class ResearchDriver {
       }),
     );
     const now = this.deps.store.get(r.id);
-    if (now) this.update(now, (s) => (s.taskId && stops(s.status) ? { ...s, status: "cancelled" } : s));
-  }
-
-  // --- the tasks' frames ------------------------------------------------------------------------
-
-  private onFrame(frame: EventFrame): void {
-    // Every frame of the thread passes here (tokens too): a thread with no research running stops at once.
-    if (!frame.event.startsWith("task:") || !this.runningNow().length) return;
-    if (frame.event === "task:created") return this.taskCreated(frame.data.task);
-    if (frame.event === "task:validated" || frame.event === "task:failed" || frame.event === "task:evaluated" || frame.event === "task:progress") return this.taskMoved(frame.data.task);
-    if (frame.event !== "task:stream") return;
-    const taskId = frame.data.task.id;
-    const found = this.runningWith(taskId);
-    if (!found) return;
-    // Its run is under way: a task still pending on the card is running, whichever frame says so first.
-    const waiting = (s: Subquestion) => s.taskId === taskId && (s.status === "pending" || s.status === "planned");
-    if (found.subquestions.some(waiting)) this.update(found, (s) => (waiting(s) ? { ...s, status: "running" } : s));
-    const e = frame.data.data as { type?: string; toolName?: string; sources?: { url: string; title: string | null }[] };
-    if (frame.data.event !== "pipeline:stream" || (e.type !== "server_tool_call" && e.type !== "server_tool_result")) return;
-    const r = this.runningWith(taskId);
-    if (!r) return;
-    if (e.type === "server_tool_call" && e.toolName === WEB_SEARCH_TOOL) {
-      this.save({ ...r, searches: r.searches + 1 });
-      void this.next(r.id);
-    } else if (e.type === "server_tool_result" && e.sources?.length) {
-      const fetched = e.toolName === WEB_FETCH_TOOL;
-      this.update(r, (s) => (s.taskId === taskId ? { ...s, sources: merged(s.sources, e.sources!, fetched) } : s));
-    }
-  }
-
-  /**
-   * A task this thread just made (announced here before its thread gets its prompt): a research's
-   * sub-question takes its id at once, so the task's first frames, which may come before its
-   * delegation answers, find their research.
-   */
-  private taskCreated(task: Task): void {
-    for (const r of this.runningNow()) {
-      const i = r.subquestions.findIndex((s) => !s.taskId && taskPrompt(r.question, s.text) === task.prompt);
-      if (i >= 0) return this.update(r, (s, j) => (j === i ? { ...s, taskId: task.id, status: task.status } : s));
-    }
-  }
-
-  private taskMoved(task: Task): void {
-    const r = this.runningWith(task.id);
-    if (!r) return;
-    this.update(r, (s) => (s.taskId === task.id ? { ...s, status: task.status, costUsd: task.costUsd } : s));
-    this.deps.waitUntil(this.next(r.id));
-  }
-
-  // --- keeping it ---------------------------------------------------------------------------------
-
-  /** Each sub-question through `change`; the cost follows; kept and told if anything moved. */
-  private update(r: ResearchRecord, change: (s: Subquestion, i: number) => Subquestion): void {
-    const subquestions = r.subquestions.map(change);
-    const tasksCost = subquestions.reduce((sum, s) => sum + (s.costUsd ?? 0), 0);
-    const next = { ...r, subquestions, costUsd: r.ownCostUsd + tasksCost };
-    if (JSON.stringify(next) !== JSON.stringify(r)) this.save(next);
-  }
-
-  /**
-   * The thread's running researches, kept in memory between saves (every write is a save): the frames'
-   * path reads them for each of a task's frames, tokens included.
-   */
-  private runningNow(): ResearchRecord[] {
-    this.running ??= this.deps.store.live().filter((r) => r.status === "running");
-    return this.running;
-  }
-
-  /** The running research a task belongs to, if any. */
-  private runningWith(taskId: string): ResearchRecord | null {
-    return this.runningNow().find((r) => r.subquestions.some((s) => s.taskId === taskId)) ?? null;
-  }
-
-  private save(r: ResearchRecord): void {
-    this.running = null;
-    this.deps.store.put(r);
-    this.deps.events.emit("research:updated", { threadId: r.threadId, research: publicResearch(r) });
+    if (now) this.live.update(now, (s) => (s.taskId && stops(s.status) ? { ...s, status: "cancelled" } : s));
   }
 
   private rearm(): void {
-    const running = this.runningNow();
+    const running = this.live.now();
     if (!running.length) return;
     const soonest = Math.min(...running.map((r) => Math.min((r.runningSince ?? r.startedAt) + r.timeLimitS! * 1000, Date.now() + POLL_MS)));
     this.deps.waitUntil(this.deps.alarms.request(Math.max(soonest, Date.now() + 100)));
   }
 }
-
-/** A task's sources so far with those a tool result brought: each URL once, fetched once fetched. */
-function merged(had: ResearchSource[], found: ResearchSource[], fetched: boolean): ResearchSource[] {
-  const byUrl = new Map(had.map((s) => [s.url, s]));
-  for (const f of found) {
-    const before = byUrl.get(f.url);
-    byUrl.set(f.url, { url: f.url, title: before?.title ?? f.title, ...(fetched || f.fetched || before?.fetched ? { fetched: true } : {}) });
-  }
-  return [...byUrl.values()];
-}
-
