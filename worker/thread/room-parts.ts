@@ -121,17 +121,20 @@ export async function destroyParts({ queue, outflow, plugins, sockets, store, al
 }
 
 /**
- * After each run: the owner's object's report, sent as its end events leave (whoever saw the end
- * finds the run in the list and search); the rest (D1, step 0's revalidation, the spend settled)
- * with the housekeeping, once a message sent right after the answer has reached the model.
+ * After each run: what whoever saw its end can ask the owner's object about (the report: the list,
+ * search, usage, schedules; and the run's cost in place of its reservation, while a cap is set), sent
+ * as its end events leave; the rest (D1, step 0's revalidation) with the housekeeping, once a message
+ * sent right after the answer has reached the model.
  */
 function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; spend: SpendGuard }, closing: () => boolean, waitUntil: (p: Promise<unknown>) => void): Pick<QueueParts, "report" | "housekeeping"> {
   const owner = () => (closing() ? undefined : p.store.thread.get()?.ownerId);
   return {
     report() {
-      if (!owner()) return Promise.resolve();
+      const ownerId = owner();
+      if (!ownerId) return Promise.resolve();
       const reported = p.outflow.reported();
       waitUntil(reported);
+      waitUntil(p.spend.settleLater(ownerId));
       return reported;
     },
     housekeeping() {
@@ -139,7 +142,6 @@ function afterRun(p: { store: RoomStore; outflow: Outflow; stepZero: StepZero; s
       if (!ownerId) return Promise.resolve({ rows: 0, d1RoundTrips: 0, waiting: 0, dead: 0 });
       const revalidated = p.stepZero.revalidate(ownerId);
       if (revalidated) waitUntil(revalidated);
-      waitUntil(p.spend.settleLater(ownerId));
       return p.outflow.mirrored();
     },
   };

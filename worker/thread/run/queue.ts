@@ -29,7 +29,7 @@ export interface QueueParts {
   d1: D1Usage;
   /** What the object has cost: each run's log line says what it cost since the line before. */
   meter: Meter;
-  /** After each run, in the turn of its end events: the owner's object's report, sent. */
+  /** After each run, in the turn of its end events: the owner's object's report (and the spend settled), sent. */
   report(): Promise<void>;
   /** After each run, with its housekeeping: the D1 flush (what it wrote), and what else can wait. */
   housekeeping(): Promise<Mirrored>;
