@@ -24,6 +24,18 @@ describe("userStorage", () => {
     expect(rememberedUser(store)).toBeNull();
   });
 
+  it("keeps nothing set after it was cleared: a signed-out page's last effects write no key of its user", () => {
+    const store = memoryStore();
+    const alice = userStorage("alice", store);
+    alice.set("seen", "{}");
+    alice.clear();
+    alice.set("seen", '{"threads":{}}');
+    expect(store.keys()).toEqual([]);
+    // A new session of the same user writes again.
+    userStorage("alice", store).set("seen", "{}");
+    expect(store.keys()).toEqual(["orchestrator:alice:seen"]);
+  });
+
   it("cannot be steered into another user's keys by the user id", () => {
     const store = memoryStore();
     userStorage("a:draft", store).set("x", "1");

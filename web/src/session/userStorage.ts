@@ -13,7 +13,7 @@ export interface UserStorage {
   get(name: string): string | null;
   set(name: string, value: string): void;
   remove(name: string): void;
-  /** Removes every key of this user. */
+  /** Removes every key of this user; what is set after (a component still unmounting) is not kept. */
   clear(): void;
 }
 
@@ -39,11 +39,16 @@ function keysWithPrefix(store: KeyValueStore, prefix: string): string[] {
 
 export function userStorage(userId: string, store: KeyValueStore = localStorage): UserStorage {
   const prefix = `${PREFIX}${encodeURIComponent(userId)}:`;
+  // A signed-out session's storage: the page is leaving (Access's logout), but its effects may still run.
+  let cleared = false;
   return {
     get: (name) => attempt(() => store.getItem(prefix + name), null),
-    set: (name, value) => attempt(() => store.setItem(prefix + name, value), undefined),
+    set: (name, value) => (cleared ? undefined : attempt(() => store.setItem(prefix + name, value), undefined)),
     remove: (name) => attempt(() => store.removeItem(prefix + name), undefined),
-    clear: () => keysWithPrefix(store, prefix).forEach((key) => attempt(() => store.removeItem(key), undefined)),
+    clear: () => {
+      cleared = true;
+      keysWithPrefix(store, prefix).forEach((key) => attempt(() => store.removeItem(key), undefined));
+    },
   };
 }
 
