@@ -105,10 +105,11 @@ describe("share links' bounds", () => {
   });
 
   it("a snapshot past a SQLite value's 2 MB is made: the owner's object keeps no snapshot, its readers' copy holds it", async () => {
-    // A document of 1.2 MB: its tool call and the artifact each hold it.
+    // A document of 1.2 MB: its tool call and the artifact each hold it. Its input streams in 200
+    // pieces (by default the fake sends 12 characters a delta: 100,000 deltas, near the tests' 5 s run timeout).
     const content = "A long document. ".repeat(75_000);
     const { users, tokenEnv, thread } = await threadWithFile([
-      { kind: "tool_use", tools: [{ name: "artifacts__create", input: { title: "Long", type: "markdown", content }, id: "toolu_long" }] },
+      { kind: "tool_use", tools: [{ name: "artifacts__create", input: { title: "Long", type: "markdown", content }, id: "toolu_long", chunks: 200 }] },
       { kind: "text", text: "Written." },
     ]);
     const made = await callApp(tokenEnv, `/api/threads/${thread.id}/shares`, { method: "POST", token: users.sharer.token });
