@@ -1,8 +1,9 @@
 // Research (PROTOCOL.md, "Research"), driven from the thread that asked: a plan of sub-questions (shown
 // for review unless the person skips it), one task thread per sub-question started at once (the
 // delegation's tasks: each its own object, so they run in parallel), their progress and sources
-// followed as their frames reach this thread (live.ts), then one report written as an artifact. The thread's alarm polls the tasks while any runs, so a research
-// survives a restart of any object: a task that ended while this one slept is counted when it wakes.
+// followed as their frames reach this thread (live.ts), then one report written as an artifact. The
+// thread's alarm polls the tasks while any runs, so a research survives a restart of any object: a
+// task that ended while this one slept is counted when it wakes.
 import type { Research, ResearchSource, StartResearchBody, Subquestion } from "../../../protocol";
 import { costUsd } from "../../invoker/prices";
 import type { Alarms } from "../../lib/alarms";
